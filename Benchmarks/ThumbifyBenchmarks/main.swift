@@ -1,0 +1,18 @@
+import Foundation
+
+/// Every benchmark suite; each file in this folder contributes one entry.
+/// Usage: `swift run -c release thumbify-benchmarks [<name-filter>] [options]`.
+let suites: [(name: String, run: ([String]) async throws -> Void)] = []
+
+Harness.warnIfDebug()
+let arguments = Array(CommandLine.arguments.dropFirst())
+let filter = arguments.first { !$0.hasPrefix("-") }
+let selected = suites.filter { filter == nil || $0.name.contains(filter!) }
+if selected.isEmpty {
+  print("No benchmark matches. Available: \(suites.map(\.name).joined(separator: ", "))")
+  exit(64)
+}
+for suite in selected {
+  print("== \(suite.name)")
+  try await suite.run(arguments)
+}

@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A system C library wrapped by a `module.modulemap` + `shim.h` pair in `Sources/<name>`.
+func systemLibrary(_ name: String, pkgConfig: String?, apt: String) -> Target {
+  .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+  name: "thumbify",
+  products: [
+    .library(name: "Thumbify", targets: ["Thumbify"]),
+    .library(name: "ThumbifyCLI", targets: ["ThumbifyCLI"]),
+    .executable(name: "thumbify", targets: ["thumbify"]),
+    .executable(name: "thumbify-benchmarks", targets: ["ThumbifyBenchmarks"]),
+  ],
+  targets: [
+    systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+    systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
+    systemLibrary("CPNG", pkgConfig: "libpng16", apt: "libpng-dev"),
+    systemLibrary("CWebP", pkgConfig: "libwebp", apt: "libwebp-dev"),
+    systemLibrary("CGIF", pkgConfig: nil, apt: "libgif-dev"),
+    systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
+    systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+    .target(
+      name: "Thumbify",
+      dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CCrypto", "CSQLite"]
+    ),
+    .target(name: "ThumbifyCLI", dependencies: ["Thumbify"]),
+    .executableTarget(name: "thumbify", dependencies: ["ThumbifyCLI"]),
+    .executableTarget(
+      name: "ThumbifyBenchmarks",
+      dependencies: ["Thumbify"],
+      path: "Benchmarks/ThumbifyBenchmarks"
+    ),
+    .testTarget(name: "ThumbifyTests", dependencies: ["Thumbify"]),
+    .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

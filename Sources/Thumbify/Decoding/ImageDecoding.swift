@@ -1,0 +1,42 @@
+/// Limits and hints for one decode.
+public struct DecodeOptions: Sendable, Hashable {
+  /// The box the image will be fitted into; a decoder may decode at a reduced
+  /// scale (JPEG DCT scaling, WebP scaled decode, ICO entry choice) as long as
+  /// the result still covers what `fit` into `target` needs. `nil` decodes at full size.
+  public var target: Size?
+  public var fit: Fit
+  /// Decoded pixels allowed, checked from the header before any allocation.
+  public var maxPixels: Int
+  /// Encoded bytes allowed.
+  public var maxBytes: Int
+
+  public init(target: Size? = nil, fit: Fit = .contain, maxPixels: Int = 50_000_000, maxBytes: Int = 10 << 20)
+  {
+    self.target = target
+    self.fit = fit
+    self.maxPixels = maxPixels
+    self.maxBytes = maxBytes
+  }
+}
+
+/// A decoded, upright image.
+public struct DecodedImage: Sendable {
+  /// The pixels, with EXIF orientation already applied.
+  public var buffer: PixelBuffer
+  /// The format sniffed from the bytes.
+  public var format: ImageFormat
+  /// The full-resolution size, upright (before any shrink-on-load).
+  public var originalSize: Size
+
+  public init(buffer: PixelBuffer, format: ImageFormat, originalSize: Size) {
+    self.buffer = buffer
+    self.format = format
+    self.originalSize = originalSize
+  }
+}
+
+/// Turns encoded image bytes into pixels. The format is sniffed from the bytes,
+/// never taken from a file name or a Content-Type.
+public protocol ImageDecoding: Sendable {
+  func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage
+}

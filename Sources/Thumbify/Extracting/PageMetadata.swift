@@ -1,0 +1,83 @@
+/// What a page says about itself: the fields of a link card.
+///
+/// Every field is optional and omitted from JSON when unknown. Precedence rules
+/// for each field are documented in `docs/metadata.md`.
+public struct PageMetadata: Sendable, Codable, Equatable {
+  public var title: String?
+  public var description: String?
+  /// The canonical URL (only when it stays on the page's host), else the page URL.
+  public var url: String?
+  /// The URL the page was fetched from.
+  public var originalURL: String?
+  public var siteName: String?
+  public var type: String?
+  public var lang: String?
+  public var image: ImageCandidate?
+  /// Every image candidate, best first.
+  public var images: [ImageCandidate]?
+  public var icon: IconCandidate?
+  /// Every icon candidate, best first.
+  public var icons: [IconCandidate]?
+  public var video: VideoCandidate?
+  /// The discovered oEmbed endpoint URL.
+  public var oembed: String?
+  public var author: String?
+  public var publishedTime: String?
+  public var modifiedTime: String?
+  public var themeColor: String?
+  public var twitterCard: String?
+
+  public init() {}
+}
+
+public struct ImageCandidate: Sendable, Codable, Equatable {
+  public var url: String
+  public var width: Int?
+  public var height: Int?
+  public var alt: String?
+  public var type: String?
+
+  public init(url: String, width: Int? = nil, height: Int? = nil, alt: String? = nil, type: String? = nil) {
+    self.url = url
+    self.width = width
+    self.height = height
+    self.alt = alt
+    self.type = type
+  }
+}
+
+public struct IconCandidate: Sendable, Codable, Equatable {
+  public var url: String
+  /// The `sizes` attribute as written (`"32x32"`, `"any"`), when present.
+  public var sizes: String?
+  public var type: String?
+
+  public init(url: String, sizes: String? = nil, type: String? = nil) {
+    self.url = url
+    self.sizes = sizes
+    self.type = type
+  }
+}
+
+public struct VideoCandidate: Sendable, Codable, Equatable {
+  public var url: String
+  public var type: String?
+  public var width: Int?
+  public var height: Int?
+
+  public init(url: String, type: String? = nil, width: Int? = nil, height: Int? = nil) {
+    self.url = url
+    self.type = type
+    self.width = width
+    self.height = height
+  }
+}
+
+/// Reads a page's metadata from its bytes. Pure: no network, no shared state.
+public protocol MetadataExtracting: Sendable {
+  /// - Parameters:
+  ///   - html: the page's bytes as received (any charset).
+  ///   - pageURL: the URL the page was fetched from (after redirects); relative URLs resolve against it.
+  ///   - contentType: the HTTP `Content-Type` header value, whose charset takes precedence over the page's own.
+  func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata
+}

@@ -1,0 +1,108 @@
+/// A command line that did not match the command's interface.
+///
+/// Rendered as swift-argument-parser does: `Error: <message>`, the usage line,
+/// and a pointer to `--help`, on standard error with exit code 64.
+public struct UsageError: Error, Sendable, Equatable {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+}
+
+/// The arguments of one command after parsing.
+public struct ParsedArguments: Sendable {
+  public var positionals: [String] = []
+  var values: [String: [String]] = [:]
+  var flags: Set<String> = []
+  public var isHelpRequested: Bool { flags.contains("help") }
+
+  /// The last value given for `--long`, or its default.
+  public func value(_ long: String) -> String? { values[long]?.last }
+  /// Every value given for a repeating option, in order.
+  public func values(_ long: String) -> [String] { values[long] ?? [] }
+  public func flag(_ long: String) -> Bool { flags.contains(long) }
+}
+
+/// Parses arguments against a `CommandSpec`: `--opt value`, `--opt=value`,
+/// `-o value`, flags, `--` ending options, and `-` as an ordinary positional
+/// (it means standard input).
+enum ArgumentParser {
+  static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    var parsed = ParsedArguments()
+    var index = 0
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+        parsed.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      let (name, inlineValue) = split(argument)
+      guard let option = find(name, in: spec) else {
+        throw UsageError("Unknown option '\(name)'")
+      }
+      if option.isFlag {
+        if inlineValue != nil { throw UsageError("The option '\(name)' does not take a value") }
+        parsed.flags.insert(option.long)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else if index < arguments.count, !isOptionLike(arguments[index]) {
+        value = arguments[index]
+        index += 1
+      } else {
+        throw UsageError("Missing value for '\(option.synopsis)'")
+      }
+      parsed.values[option.long, default: []].append(value)
+    }
+    if parsed.isHelpRequested { return parsed }
+    try validate(&parsed, spec: spec)
+    return parsed
+  }
+
+  private static func split(_ argument: String) -> (name: String, value: String?) {
+    guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  private static func find(_ name: String, in spec: CommandSpec) -> OptionSpec? {
+    if name.hasPrefix("--") {
+      let long = name.dropFirst(2)
+      return spec.allOptions.first { $0.long == long }
+    }
+    guard name.count == 2, let short = name.last else { return nil }
+    return spec.allOptions.first { $0.short == short }
+  }
+
+  /// A value may itself start with `-` only when it is exactly `-` (stdin).
+  private static func isOptionLike(_ argument: String) -> Bool {
+    argument.hasPrefix("-") && argument != "-"
+  }
+
+  private static func validate(_ parsed: inout ParsedArguments, spec: CommandSpec) throws(UsageError) {
+    for option in spec.options where !option.isFlag {
+      if parsed.values[option.long] == nil {
+        if let defaultValue = option.defaultValue {
+          parsed.values[option.long] = [defaultValue]
+        } else if option.isRequired {
+          throw UsageError("Missing expected argument '\(option.synopsis)'")
+        }
+      } else if !option.isRepeating, let given = parsed.values[option.long], given.count > 1 {
+        parsed.values[option.long] = Array(given.suffix(1))
+      }
+    }
+    let required = spec.arguments.filter { !$0.isOptional }
+    if parsed.positionals.count < required.count {
+      throw UsageError("Missing expected argument '\(required[parsed.positionals.count].usage)'")
+    }
+    let acceptsMore = spec.arguments.last?.isRepeating ?? false
+    if !acceptsMore, parsed.positionals.count > spec.arguments.count {
+      throw UsageError("Unexpected argument '\(parsed.positionals[spec.arguments.count])'")
+    }
+  }
+}

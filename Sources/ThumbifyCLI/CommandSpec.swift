@@ -1,0 +1,87 @@
+/// A positional argument of a command.
+public struct ArgumentSpec: Sendable {
+  public var name: String
+  public var help: String
+  public var isRepeating: Bool
+  public var isOptional: Bool
+
+  public init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false) {
+    self.name = name
+    self.help = help
+    self.isRepeating = isRepeating
+    self.isOptional = isOptional
+  }
+
+  var usage: String {
+    let core = isRepeating ? "<\(name)> ..." : "<\(name)>"
+    return isOptional ? "[\(core)]" : core
+  }
+}
+
+/// A named option (`--out <dir>`) or flag (`--quiet`) of a command.
+public struct OptionSpec: Sendable {
+  public var long: String
+  public var short: Character?
+  /// The value's placeholder; `nil` makes this a flag that takes no value.
+  public var valueName: String?
+  public var help: String
+  public var defaultValue: String?
+  public var isRequired: Bool
+  /// Whether the option may be given more than once (each value is kept).
+  public var isRepeating: Bool
+
+  public static func option(
+    _ long: String, short: Character? = nil, value: String, help: String,
+    default defaultValue: String? = nil, isRequired: Bool = false, isRepeating: Bool = false
+  ) -> OptionSpec {
+    OptionSpec(
+      long: long, short: short, valueName: value, help: help, defaultValue: defaultValue,
+      isRequired: isRequired, isRepeating: isRepeating)
+  }
+
+  public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
+    OptionSpec(
+      long: long, short: short, valueName: nil, help: help, defaultValue: nil, isRequired: false,
+      isRepeating: false)
+  }
+
+  var isFlag: Bool { valueName == nil }
+
+  /// `--out <dir>`, as usage lines and error messages name it.
+  var synopsis: String {
+    guard let valueName else { return "--\(long)" }
+    return "--\(long) <\(valueName)>"
+  }
+
+  /// `-o, --out <dir>`, as the help's OPTIONS section labels it.
+  var label: String {
+    let shortPart = short.map { "-\($0), " } ?? ""
+    return shortPart + synopsis
+  }
+}
+
+/// A command's interface: what it accepts and how its help reads.
+public struct CommandSpec: Sendable {
+  /// The full command name as typed, e.g. `thumbify thumb`.
+  public var commandName: String
+  public var abstract: String
+  public var discussion: String?
+  public var arguments: [ArgumentSpec]
+  public var options: [OptionSpec]
+
+  public init(
+    commandName: String, abstract: String, discussion: String? = nil,
+    arguments: [ArgumentSpec] = [], options: [OptionSpec] = []
+  ) {
+    self.commandName = commandName
+    self.abstract = abstract
+    self.discussion = discussion
+    self.arguments = arguments
+    self.options = options
+  }
+
+  static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
+
+  /// The options as parsed, including the implicit `-h, --help`.
+  var allOptions: [OptionSpec] { options + [Self.helpOption] }
+}

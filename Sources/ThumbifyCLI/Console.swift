@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// Where a command's text goes, and where its standard input comes from.
+///
+/// The CLI writes through a `Console` rather than to the file handles directly so
+/// that tests run commands in-process and compare their exact output.
+public final class Console: Sendable {
+  private let writeOut: @Sendable (String) -> Void
+  private let writeError: @Sendable (String) -> Void
+  private let readInput: @Sendable () -> [UInt8]
+  /// Whether standard error is a terminal (progress bars are drawn only then).
+  public let isErrorTerminal: Bool
+
+  public init(
+    isErrorTerminal: Bool = false,
+    readInput: @escaping @Sendable () -> [UInt8] = { [] },
+    out: @escaping @Sendable (String) -> Void,
+    error: @escaping @Sendable (String) -> Void
+  ) {
+    self.isErrorTerminal = isErrorTerminal
+    self.readInput = readInput
+    self.writeOut = out
+    self.writeError = error
+  }
+
+  /// The process's own standard streams.
+  public static let standard = Console(
+    isErrorTerminal: isatty(STDERR_FILENO) == 1,
+    readInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
+    out: { FileHandle.standardOutput.write(Data($0.utf8)) },
+    error: { FileHandle.standardError.write(Data($0.utf8)) }
+  )
+
+  public func print(_ text: String, terminator: String = "\n") { writeOut(text + terminator) }
+  public func printError(_ text: String) { writeError(text + "\n") }
+  /// Writes without a newline (progress bars redraw a line with `\r`).
+  public func writeError(raw text: String) { writeError(text) }
+  public func readStandardInput() -> [UInt8] { readInput() }
+}
+
+/// A console that records everything written to it, for tests.
+public final class CapturedConsole: Sendable {
+  private final class Buffer: Sendable {
+    let text = Mutex<(out: String, error: String)>(("", ""))
+  }
+  private let buffer = Buffer()
+  public let console: Console
+
+  public init(input: [UInt8] = [], isErrorTerminal: Bool = false) {
+    let buffer = self.buffer
+    console = Console(
+      isErrorTerminal: isErrorTerminal,
+      readInput: { input },
+      out: { text in buffer.text.withLock { $0.out += text } },
+      error: { text in buffer.text.withLock { $0.error += text } }
+    )
+  }
+
+  public var standardOutput: String { buffer.text.withLock { $0.out } }
+  public var standardError: String { buffer.text.withLock { $0.error } }
+}

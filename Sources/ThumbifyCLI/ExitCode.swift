@@ -1,0 +1,12 @@
+/// The process exit codes thumbify documents (see README, "Exit codes").
+public enum ExitCode {
+  /// Everything succeeded.
+  public static let success: Int32 = 0
+  /// The run finished but some inputs failed (each failure is in the manifest).
+  public static let someFailed: Int32 = 1
+  /// The command line was wrong (`EX_USAGE`).
+  public static let usage: Int32 = 64
+  /// The run could not proceed at all: output not writable, directory locked by
+  /// another run, corrupt state (`EX_SOFTWARE` from sysexits.h).
+  public static let fatal: Int32 = 70
+}

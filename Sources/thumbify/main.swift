@@ -1,0 +1,4 @@
+import Foundation
+import ThumbifyCLI
+
+exit(await ThumbifyCommandLine.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,23 @@
+import Testing
+
+@testable import Thumbify
+
+@Suite("Error taxonomy")
+struct ErrorTaxonomyTests {
+  @Test(arguments: [
+    (FetchError.cancelled, FetchError.Family.cancelled),
+    (.timedOut("Operation timed out"), .timedOut),
+    (.dns("Could not resolve host"), .failed),
+    (.httpStatus(404), .failed),
+    (.other("?"), .unknown),
+  ])
+  func fetchErrorsMapOntoLinkPresentationFamilies(error: FetchError, family: FetchError.Family) {
+    #expect(error.family == family)
+  }
+
+  @Test func imageErrorsReadAsSentencesWithTheLibraryMessage() {
+    let error = ImageError.corrupt(format: .jpeg, message: "Premature end of JPEG file")
+    #expect(error.description == "The JPEG image could not be decoded: Premature end of JPEG file")
+    #expect(error.code == "undecodableImage")
+  }
+}
