@@ -54,8 +54,15 @@ public final class StateStore: Sendable {
     return encoder
   }()
 
-  /// Opens or creates the state database at `path` in WAL mode.
+  /// Opens or creates the state database at `path` (and its directory) in WAL mode.
   public init(path: String) throws(StateError) {
+    if let slash = path.lastIndex(of: "/") {
+      do {
+        try FileSystem.makeDirectories(String(path[..<slash]))
+      } catch {
+        throw StateError(path: path, message: error.description)
+      }
+    }
     let database = try SQLiteDatabase(path: path)
     try database.execute(
       """
@@ -85,7 +92,8 @@ public final class StateStore: Sendable {
   // MARK: Runs
 
   /// Starts a run, or resumes the last one when it did not finish and used the same `options`.
-  public func beginRun(options: String, now: Double = Date().timeIntervalSince1970) throws(StateError) -> Run {
+  public func beginRun(options: String, now: Double = Date().timeIntervalSince1970) throws(StateError) -> Run
+  {
     try withDatabase { (db) throws(StateError) -> Run in
       try db.transaction { () throws(StateError) -> Run in
         let last = try db.query("SELECT id, options, finished_at FROM runs ORDER BY id DESC LIMIT 1")
@@ -157,8 +165,13 @@ public final class StateStore: Sendable {
   public func forEachRecord(
     of run: Int64, in next: () -> String?, _ body: (CrawlRecord) throws -> Void
   ) throws {
+    // `listed` is bookkeeping for this walk only: one transaction, rolled back if the walk fails.
     try withDatabase { (db) throws(StateError) in
-      try db.execute("UPDATE pages SET listed = NULL WHERE listed IS NOT NULL")
+      try db.execute("BEGIN; UPDATE pages SET listed = NULL WHERE listed IS NOT NULL")
+    }
+    var isCommitted = false
+    defer {
+      if !isCommitted { try? withDatabase { (db) throws(StateError) in try db.execute("ROLLBACK") } }
     }
     while let url = next() {
       let rows = try withDatabase { (db) throws(StateError) in
@@ -168,6 +181,8 @@ public final class StateStore: Sendable {
       }
       if let json = rows.first?.first?.text, let record = Self.decode(json) { try body(record) }
     }
+    try withDatabase { (db) throws(StateError) in try db.execute("COMMIT") }
+    isCommitted = true
   }
 
   /// Every blob path referenced by any record or thumbnail set the state holds.
@@ -192,7 +207,8 @@ public final class StateStore: Sendable {
   public func image(_ url: String) throws(StateError) -> ImageState {
     let rows = try withDatabase { (db) throws(StateError) in
       try db.query(
-        "SELECT etag, last_modified, source_sha, error, run, fetched_at FROM images WHERE url = ?", [.text(url)])
+        "SELECT etag, last_modified, source_sha, error, run, fetched_at FROM images WHERE url = ?",
+        [.text(url)])
     }
     guard let row = rows.first else { return ImageState() }
     let error = row[3].text.flatMap { try? JSONDecoder().decode(RecordError.self, from: Data($0.utf8)) }
@@ -203,7 +219,9 @@ public final class StateStore: Sendable {
 
   /// Records the outcome of fetching the image at `url` in `run`.
   public func saveImage(_ url: String, state: ImageState) throws(StateError) {
-    let error = state.error.flatMap { try? Self.encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+    let error = state.error.flatMap { try? Self.encoder.encode($0) }.map {
+      String(decoding: $0, as: UTF8.self)
+    }
     try withDatabase { (db) throws(StateError) in
       try db.query(
         """
@@ -225,7 +243,9 @@ public final class StateStore: Sendable {
         "SELECT result FROM thumbnails WHERE source_sha = ? AND variants = ?",
         [.text(sourceSHA256), .text(variants)])
     }
-    return rows.first?.first?.text.flatMap { try? JSONDecoder().decode(ThumbnailSet.self, from: Data($0.utf8)) }
+    return rows.first?.first?.text.flatMap {
+      try? JSONDecoder().decode(ThumbnailSet.self, from: Data($0.utf8))
+    }
   }
 
   /// Records the thumbnails made from `sourceSHA256` for `variants` (blobs must already be on disk).
@@ -253,7 +273,8 @@ public final class StateStore: Sendable {
     try withDatabase { (db) throws(StateError) in
       try db.transaction { () throws(StateError) in
         for (host, entry) in entries {
-          try db.query("INSERT OR REPLACE INTO robots(host, entry) VALUES(?, ?)", [.text(host), .text(entry)])
+          try db.query(
+            "INSERT OR REPLACE INTO robots(host, entry) VALUES(?, ?)", [.text(host), .text(entry)])
         }
       }
     }

@@ -54,7 +54,8 @@ public final class Crawler: Sendable {
   /// Crawls every URL of `list`, calling `onEvent` (awaited: a slow consumer slows the crawl) per line.
   ///
   /// - Throws: `StateError` when the state database fails; the crawl stops (what was saved stays saved).
-  public func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void) async throws(StateError)
+  public func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void)
+    async throws(StateError)
   {
     let source = ListCursor(list)
     do {
@@ -75,7 +76,8 @@ public final class Crawler: Sendable {
     }
   }
 
-  private func handle(_ entry: URLListReader.Entry, onEvent: @Sendable (Event) async -> Void) async throws(StateError)
+  private func handle(_ entry: URLListReader.Entry, onEvent: @Sendable (Event) async -> Void)
+    async throws(StateError)
   {
     switch entry {
     case .invalid(let line, let text, let error):
@@ -103,7 +105,8 @@ public final class Crawler: Sendable {
   {
     let now = clock()
     var request = FetchRequest(url: normalizedURL, kind: .page)
-    let isFresh = configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
+    let isFresh =
+      configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
     if previous.good != nil, isFresh {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
@@ -132,7 +135,8 @@ public final class Crawler: Sendable {
         lastModified: response.lastModified ?? previous.lastModified, fetchedAt: previous.fetchedAt)
       return record
     }
-    let metadata = extractor.extract(html: response.body, pageURL: response.finalURL, contentType: response.contentType)
+    let metadata = extractor.extract(
+      html: response.body, pageURL: response.finalURL, contentType: response.contentType)
     let facts = FetchFacts(
       finalURL: response.finalURL, status: response.status,
       redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,
@@ -144,7 +148,8 @@ public final class Crawler: Sendable {
     let (imageResult, iconResult) = await (image, icon)
     let record = CrawlRecord(
       url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
-      image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error)
+      image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
+    )
     try state.savePage(
       normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
       lastModified: response.lastModified, fetchedAt: now)

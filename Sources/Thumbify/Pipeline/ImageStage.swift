@@ -42,7 +42,7 @@ final class ImageStage: Sendable {
   }
 
   /// Tries `candidates` in order and returns the first that gives thumbnails.
-  func thumbnails(candidates: [String], variants: [CrawlConfiguration.Variant]) async -> Outcome {
+  func thumbnails(candidates: [String], variants: [ThumbnailVariant]) async -> Outcome {
     guard !variants.isEmpty else { return Outcome() }
     var lastError: RecordError?
     for candidate in candidates {
@@ -55,7 +55,7 @@ final class ImageStage: Sendable {
   }
 
   /// The thumbnails of one image URL, coalesced with any identical request in flight.
-  func thumbnails(for url: String, variants: [CrawlConfiguration.Variant]) async -> Result<
+  func thumbnails(for url: String, variants: [ThumbnailVariant]) async -> Result<
     ThumbnailSet, RecordError
   > {
     let stage = variants.first?.role.rawValue ?? "image"
@@ -74,7 +74,7 @@ final class ImageStage: Sendable {
     return result
   }
 
-  private func load(_ url: String, variants: [CrawlConfiguration.Variant], stage: String) async -> Result<
+  private func load(_ url: String, variants: [ThumbnailVariant], stage: String) async -> Result<
     ThumbnailSet, RecordError
   > {
     do {
@@ -84,9 +84,9 @@ final class ImageStage: Sendable {
     }
   }
 
-  private func loadThrowing(_ url: String, variants: [CrawlConfiguration.Variant], stage: String) async throws(
-    RecordError
-  ) -> ThumbnailSet {
+  private func loadThrowing(_ url: String, variants: [ThumbnailVariant], stage: String)
+    async throws(RecordError) -> ThumbnailSet
+  {
     let variantsKey = variants.cacheKey
     let previous = try wrap(try state.image(url), stage: stage)
     let known = try previous.sourceSHA256.flatMap { sha throws(RecordError) in
@@ -98,7 +98,8 @@ final class ImageStage: Sendable {
     }
     let now = clock()
     var request = FetchRequest(url: url, kind: .image)
-    let isFresh = configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
+    let isFresh =
+      configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
     if known != nil, isFresh {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
@@ -121,7 +122,7 @@ final class ImageStage: Sendable {
       try wrap(try state.saveImage(url, state: kept), stage: stage)
       return relabel(known, source: url)
     }
-    let sha = ContentHash.sha256Hex(response.body)
+    let sha = SHA256Digest.hex(of: response.body)
     let result = await renders.value(for: variantsKey + " " + sha) {
       await self.render(response.body, sha: sha, source: url, variants: variants, stage: stage)
     }
@@ -134,7 +135,7 @@ final class ImageStage: Sendable {
 
   /// Makes (or finds) the thumbnails of one source's bytes; blobs are on disk before the state names them.
   private func render(
-    _ bytes: [UInt8], sha: String, source: String, variants: [CrawlConfiguration.Variant], stage: String
+    _ bytes: [UInt8], sha: String, source: String, variants: [ThumbnailVariant], stage: String
   ) async -> Result<ThumbnailSet, RecordError> {
     let variantsKey = variants.cacheKey
     do throws(RecordError) {
@@ -146,11 +147,11 @@ final class ImageStage: Sendable {
       let thumbnailer = self.thumbnailer
       let set: ThumbnailSet
       do {
-        set = try await cpu.run { () throws(RecordError) -> ThumbnailSet in
-          try thumbnailer.makeThumbnails(of: bytes, source: source, variants: variants)
+        set = try await cpu.run { () throws(ThumbnailError) -> ThumbnailSet in
+          try thumbnailer.thumbnails(of: bytes, source: source, variants: variants)
         }
-      } catch let error as RecordError {
-        throw RecordError(code: error.code, message: error.message, stage: stage)
+      } catch let error as ThumbnailError {
+        throw RecordError(code: error.code, message: error.description, stage: stage)
       } catch {
         throw RecordError(code: "cancelled", message: "The image work was cancelled.", stage: stage)
       }
@@ -171,7 +172,9 @@ final class ImageStage: Sendable {
     set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
   }
 
-  private func wrap<T>(_ body: @autoclosure () throws(StateError) -> T, stage: String) throws(RecordError) -> T {
+  private func wrap<T>(_ body: @autoclosure () throws(StateError) -> T, stage: String) throws(RecordError)
+    -> T
+  {
     do {
       return try body()
     } catch {

@@ -7,7 +7,8 @@ enum Timestamp {
     var parts = tm()
     gmtime_r(&time, &parts)
     return String(
-      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+      format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday),
       Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
   }
 }

@@ -65,7 +65,8 @@ public final class URLListReader: @unchecked Sendable {
       let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
       if text.isEmpty || text.hasPrefix("#") { continue }
       if line.count > Self.maxLineLength {
-        return .invalid(line: lineNumber, text: String(text.prefix(80)) + "…", error: .invalidURL("(line too long)"))
+        return .invalid(
+          line: lineNumber, text: String(text.prefix(80)) + "…", error: .invalidURL("(line too long)"))
       }
       do {
         return .url(line: lineNumber, url: text, normalizedURL: try URLNormalization.normalize(text))
