@@ -7,6 +7,8 @@ public enum ThumbifyCommandLine {
   static let subcommands: [any Subcommand.Type] = [
     ThumbCommand.self,
     ExtractCommand.self,
+    CrawlCommand.self,
+    GCCommand.self,
   ]
 
   static let rootSpec = CommandSpec(

@@ -42,12 +42,27 @@ public final class CrawlJob: Sendable {
   let fetcher: any Fetching
   let extractor: any MetadataExtracting
   let thumbnailer: any ThumbnailMaking
+  /// Persists a cache across runs in the state database (the fetcher's robots.txt cache): `seed` gets
+  /// the saved entries (key → JSON) before the crawl, `export` gives the entries to save after it.
+  public struct PersistentCache: Sendable {
+    public var seed: @Sendable ([String: String]) -> Void
+    public var export: @Sendable () -> [String: String]
+
+    public init(
+      seed: @escaping @Sendable ([String: String]) -> Void, export: @escaping @Sendable () -> [String: String]
+    ) {
+      self.seed = seed
+      self.export = export
+    }
+  }
+  let robots: PersistentCache?
 
   /// - Parameter thumbnailer: in production a `Thumbnailer` whose `BlobStore` is rooted at `outputDirectory`.
   public init(
     outputDirectory: String, configuration: CrawlConfiguration, fetcher: any Fetching,
-    extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking
+    extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil
   ) {
+    self.robots = robots
     self.outputDirectory = outputDirectory
     self.configuration = configuration
     self.fetcher = fetcher
@@ -82,6 +97,7 @@ public final class CrawlJob: Sendable {
       try FileSystem.makeDirectories(outputDirectory + "/.thumbify")
       let state = try StateStore(path: Self.statePath(for: outputDirectory))
       let run = try state.beginRun(options: configuration.variants.cacheKey)
+      if let robots { robots.seed(try state.robotsEntries()) }
       let crawler = Crawler(
         configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
         state: state, run: run.id, outputDirectory: outputDirectory)
@@ -116,6 +132,7 @@ public final class CrawlJob: Sendable {
           summary.outcomes[record.outcome, default: 0] += 1
           if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
         })
+      if let robots { try state.saveRobotsEntries(robots.export()) }
       try writer.commit()
       summary.records = writer.count
       try state.finishRun(run.id)

@@ -20,12 +20,7 @@ public final class URLListReader: @unchecked Sendable {
     case invalid(line: Int, text: String, error: FetchError)
   }
 
-  private enum Source {
-    case file(UnsafeMutablePointer<FILE>)
-    case bytes([UInt8], offset: Int)
-  }
-
-  private var source: Source
+  private let lines: LineReader
   private var lineNumber = 0
   /// Lines longer than this are reported as invalid without being kept whole.
   public static let maxLineLength = 64 * 1024
@@ -34,33 +29,22 @@ public final class URLListReader: @unchecked Sendable {
   ///
   /// - Throws: `StoreError.io` when the file cannot be opened, with `strerror`'s message.
   public init(path: String) throws(StoreError) {
-    guard let file = fopen(path, "r") else {
-      throw .io(path: path, operation: "open", message: String(cString: strerror(errno)))
-    }
-    source = .file(file)
+    lines = try LineReader(path: path, maxLength: Self.maxLineLength)
   }
 
   /// Reads the list from an open file descriptor (standard input is 0); the descriptor is duplicated.
   public init(fileDescriptor: Int32) throws(StoreError) {
-    let copy = dup(fileDescriptor)
-    guard copy >= 0, let file = fdopen(copy, "r") else {
-      throw .io(path: "fd \(fileDescriptor)", operation: "read", message: String(cString: strerror(errno)))
-    }
-    source = .file(file)
+    lines = try LineReader(fileDescriptor: fileDescriptor, maxLength: Self.maxLineLength)
   }
 
   /// Reads the list from bytes already in memory.
   public init(bytes: [UInt8]) {
-    source = .bytes(bytes, offset: 0)
-  }
-
-  deinit {
-    if case .file(let file) = source { fclose(file) }
+    lines = LineReader(bytes: bytes, maxLength: Self.maxLineLength)
   }
 
   /// The next URL or invalid line, or `nil` at the end of the list.
   public func next() -> Entry? {
-    while let line = readLine() {
+    while let line = lines.nextLine() {
       lineNumber += 1
       let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
       if text.isEmpty || text.hasPrefix("#") { continue }
@@ -75,27 +59,5 @@ public final class URLListReader: @unchecked Sendable {
       }
     }
     return nil
-  }
-
-  /// One line without its terminator; an over-long line is cut at `maxLineLength + 1` bytes.
-  private func readLine() -> [UInt8]? {
-    switch source {
-    case .file(let file):
-      var line: [UInt8] = []
-      var sawAny = false
-      while true {
-        let character = getc_unlocked(file)
-        if character == EOF { break }
-        sawAny = true
-        if character == 0x0A { break }
-        if line.count <= Self.maxLineLength { line.append(UInt8(truncatingIfNeeded: character)) }
-      }
-      return sawAny ? line : nil
-    case .bytes(let bytes, let offset):
-      guard offset < bytes.count else { return nil }
-      let end = bytes[offset...].firstIndex(of: 0x0A) ?? bytes.count
-      source = .bytes(bytes, offset: end + 1)
-      return Array(bytes[offset..<min(end, offset + Self.maxLineLength + 1)])
-    }
   }
 }
