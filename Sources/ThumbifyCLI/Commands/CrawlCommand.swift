@@ -146,9 +146,9 @@ enum CrawlCommand: Subcommand {
       robots: components.robots)
     let summary: CrawlJob.Summary
     do {
-      summary = try await job.run(openList: { () throws(StoreError) in try URLListReader(path: listPath) }) {
-        progress.record($0)
-      }
+      summary = try await job.run(
+        openList: { () throws(StoreError) in try URLListReader(path: listPath) },
+        onEvent: { progress.record($0) })
     } catch {
       progress.finish()
       return fatal(error.description)
