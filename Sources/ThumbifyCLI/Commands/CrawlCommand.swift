@@ -24,10 +24,11 @@ enum CrawlCommand: Subcommand {
     options: [
       .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
       .option(
-        "variant", value: "name=WxH[,cover][,jpeg|png|webp]",
+        "variant", value: "spec",
         help:
-          "A thumbnail to make; repeat for several. Names starting with 'icon' apply to the icon. "
-          + "(default: card=600x1200, card2x=1200x2400, icon=64x64,cover; all webp)",
+          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png][,q=N]; repeat for several. "
+          + "Names starting with 'icon' are made from the icon. (default: card=600x1200, "
+          + "card2x=1200x2400, icon=64x64,cover)",
         isRepeating: true),
       .option(
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
@@ -70,7 +71,7 @@ enum CrawlCommand: Subcommand {
     var variants: [ThumbnailVariant] = []
     for text in arguments.values("variant") {
       guard let variant = ThumbnailVariant(specification: text) else {
-        throw UsageError("The value '\(text)' is invalid for '--variant <name=WxH[,cover][,jpeg|png|webp]>'")
+        throw UsageError("The value '\(text)' is invalid for '--variant <spec>'")
       }
       if variants.contains(where: { $0.name == variant.name }) {
         throw UsageError("The variant name '\(variant.name)' is given twice")
