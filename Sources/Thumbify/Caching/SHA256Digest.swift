@@ -3,9 +3,9 @@ import CCrypto
 /// SHA-256 through OpenSSL's libcrypto.
 ///
 /// The corresponding C function is `EVP_Digest` with `EVP_sha256()`.
-enum SHA256Digest {
+public enum SHA256Digest {
   /// The lower-case hex SHA-256 of `bytes`.
-  static func hex(of bytes: [UInt8]) -> String {
+  public static func hex(of bytes: [UInt8]) -> String {
     var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
     var length: UInt32 = 0
     let status = bytes.withUnsafeBytes { input in

@@ -27,7 +27,8 @@ public struct ImageDecoder: ImageDecoding {
     switch format {
     case .jpeg: JPEGDecoder()
     case .png: PNGDecoder()
-    case .webp, .gif, .ico, .cur, .bmp: nil
+    case .webp: WebPDecoder()
+    case .gif, .ico, .cur, .bmp: nil
     case .svg, .avif, .heic: nil
     }
   }
