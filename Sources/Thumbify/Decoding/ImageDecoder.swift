@@ -28,7 +28,8 @@ public struct ImageDecoder: ImageDecoding {
     case .jpeg: JPEGDecoder()
     case .png: PNGDecoder()
     case .webp: WebPDecoder()
-    case .gif, .ico, .cur, .bmp: nil
+    case .gif: GIFDecoder()
+    case .ico, .cur, .bmp: nil
     case .svg, .avif, .heic: nil
     }
   }
