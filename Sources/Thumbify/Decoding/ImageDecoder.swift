@@ -29,7 +29,8 @@ public struct ImageDecoder: ImageDecoding {
     case .png: PNGDecoder()
     case .webp: WebPDecoder()
     case .gif: GIFDecoder()
-    case .ico, .cur, .bmp: nil
+    case .ico, .cur: ICODecoder(format: format)
+    case .bmp: BMPDecoder()
     case .svg, .avif, .heic: nil
     }
   }
