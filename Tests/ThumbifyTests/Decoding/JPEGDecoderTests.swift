@@ -48,12 +48,7 @@ struct JPEGDecoderTests {
     let garbage: [UInt8] = [0xFF, 0xD8, 0xFF] + (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
 
     // Then decoding throws a corrupt error carrying the library's text
-    #expect {
-      try decoder.decode(garbage, options: DecodeOptions())
-    } throws: { error in
-      guard case .corrupt(.jpeg, let message) = error as? ImageError else { return false }
-      return !message.isEmpty
-    }
+    #expect(TestImages.corruptionMessage(decoding: garbage, format: .jpeg)?.isEmpty == false)
   }
 
   @Test func reportsTruncatedDataAsCorrupt() {
@@ -65,6 +60,15 @@ struct JPEGDecoderTests {
     // Then the decoder reports libjpeg's "Premature end" warning as corruption
     #expect(throws: ImageError.corrupt(format: .jpeg, message: "Premature end of JPEG file")) {
       try decoder.decode(truncated, options: DecodeOptions())
+    }
+  }
+
+  @Test func reportsDataEndingBeforeTheFrameHeader() {
+    let jpeg = TestImages.jpeg(TestImages.rgb(width: 16, height: 16) { _, _ in (1, 2, 3) })
+    #expect(
+      throws: ImageError.corrupt(format: .jpeg, message: "The data ends before the JPEG frame header (SOF).")
+    ) {
+      try decoder.decode(Array(jpeg.prefix(30)), options: DecodeOptions())
     }
   }
 

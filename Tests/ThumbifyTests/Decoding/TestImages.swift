@@ -107,4 +107,16 @@ enum TestImages {
       .appendingPathComponent("Fixtures").appendingPathComponent(name)
     return Array(try Data(contentsOf: url))
   }
+
+  /// The message of the ``ImageError/corrupt(format:message:)`` that decoding `bytes` throws, or `nil` when
+  /// decoding succeeds or fails any other way (so `#expect(… != nil)` fails then).
+  static func corruptionMessage(decoding bytes: [UInt8], format: ImageFormat) -> String? {
+    do {
+      _ = try ImageDecoder().decode(bytes, options: DecodeOptions())
+      return nil
+    } catch {
+      guard case .corrupt(format, let message) = error else { return nil }
+      return message
+    }
+  }
 }
