@@ -69,4 +69,20 @@ struct ImageDecoderTests {
       try decoder.decode(png, options: DecodeOptions(maxPixels: 255))
     }
   }
+
+  @Test func anOpaqueRGBADecodeIsReducedToRGB() throws {
+    // Given an RGBA PNG whose alpha is 255 everywhere, and one with a single translucent pixel
+    let opaque = (0..<16).flatMap { i -> [UInt8] in [UInt8(i * 16), 40, 80, 255] }
+    var translucent = opaque
+    translucent[7] = 254
+
+    // Then the first comes back as RGB with the same colours, the second as RGBA
+    let reduced = try decoder.decode(
+      TestImages.png(opaque, width: 4, height: 4, format: 3), options: DecodeOptions())
+    #expect(reduced.buffer.channels == 3)
+    #expect(reduced.buffer.pixels == (0..<16).flatMap { i -> [UInt8] in [UInt8(i * 16), 40, 80] })
+    let kept = try decoder.decode(
+      TestImages.png(translucent, width: 4, height: 4, format: 3), options: DecodeOptions())
+    #expect(kept.buffer.channels == 4 && kept.buffer.pixels == translucent)
+  }
 }
