@@ -84,7 +84,14 @@ enum WebURLParser {
     var authority = input[input.startIndex..<end]
     var userinfo = ""
     if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
-      userinfo = encode(authority[authority.startIndex..<at], set: .userinfo)
+      let credentials = authority[authority.startIndex..<at]
+      if let colon = credentials.firstIndex(of: UInt8(ascii: ":")) {
+        userinfo =
+          encode(credentials[credentials.startIndex..<colon], set: .userinfo) + ":"
+          + encode(credentials[(colon + 1)...], set: .userinfo)
+      } else {
+        userinfo = encode(credentials, set: .userinfo)
+      }
       authority = authority[(at + 1)...]
     }
     var hostPart = authority
