@@ -78,7 +78,9 @@ struct IconRules {
       let isVector =
         link.rel.contains("mask-icon") || type?.lowercased().contains("svg") == true
         || url.path.lowercased().hasSuffix(".svg") || sizes?.lowercased() == "any"
-      let isStandard = link.rel.contains { Self.standardRels.contains($0) || $0.hasPrefix("apple-touch-icon") }
+      let isStandard = link.rel.contains {
+        Self.standardRels.contains($0) || $0.hasPrefix("apple-touch-icon")
+      }
       var size = IconRanking.largestSide(sizes)
       if size == nil, link.rel.contains(where: { $0.hasPrefix("apple-touch-icon") }) { size = 180 }
       entries.append(

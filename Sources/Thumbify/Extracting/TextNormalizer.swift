@@ -8,14 +8,15 @@ enum TextNormalizer {
   static let shortTextLimit = 300
 
   /// Collapses every run of whitespace (Unicode, including no-break space) to one space,
-  /// trims, and keeps at most `limit` characters; `nil` when nothing is left.
+  /// drops NUL characters, trims, and keeps at most `limit` characters; `nil` when nothing is left.
   static func clean(_ text: String, limit: Int) -> String? {
     var output = ""
     output.reserveCapacity(min(text.utf8.count, limit * 4))
     var pendingSpace = false
     var count = 0
     for scalar in text.unicodeScalars {
-      if scalar.properties.isWhitespace || scalar.value == 0 {
+      if scalar.value == 0 { continue }
+      if scalar.properties.isWhitespace {
         pendingSpace = !output.isEmpty
         continue
       }

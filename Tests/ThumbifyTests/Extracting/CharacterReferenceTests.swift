@@ -16,7 +16,8 @@ struct CharacterReferenceTests {
   }
 
   @Test(arguments: [
-    ("&amp;", "&"), ("&lt;&gt;&quot;&apos;", "<>\"'"), ("&eacute;", "é"), ("&CounterClockwiseContourIntegral;", "\u{2233}"),
+    ("&amp;", "&"), ("&lt;&gt;&quot;&apos;", "<>\"'"), ("&eacute;", "é"),
+    ("&CounterClockwiseContourIntegral;", "\u{2233}"),
     ("&NotEqualTilde;", "\u{2242}\u{0338}"), ("&fjlig;", "fj"), ("&nbsp;", "\u{A0}"), ("&Afr;", "\u{1D504}"),
     ("&unknown;", "&unknown;"), ("&", "&"), ("& amp;", "& amp;"), ("a&&b", "a&&b"),
   ])

@@ -40,7 +40,8 @@ struct CharsetTests {
 
   @Test(arguments: [
     ("ISO-2022-JP", "iso-2022-jp", "ニュース速報"), ("BIG5-HKSCS", "big5", "台北新聞"), ("CP949", "euc-kr", "서울 뉴스"),
-    ("KOI8-R", "koi8-r", "Новости Москвы"), ("CP1251", "windows-1251", "Новости"), ("GB18030", "gb18030", "新闻𠀀"),
+    ("KOI8-R", "koi8-r", "Новости Москвы"), ("CP1251", "windows-1251", "Новости"),
+    ("GB18030", "gb18030", "新闻𠀀"),
     ("ISO-8859-7", "iso-8859-7", "Ειδήσεις"), ("CP1250", "cp1250", "Zprávy ČR"),
   ])
   func moreLegacyEncodingsDecodeThroughIconv(_ iconvName: String, _ label: String, _ title: String) throws {
@@ -57,20 +58,26 @@ struct CharsetTests {
   }
 
   @Test func byteOrderMarkWinsOverEverything() throws {
-    let utf16 = try #require(Support.encode(page("<meta charset=\"shift_jis\">", title: "Straße"), to: "UTF-16LE"))
+    let utf16 = try #require(
+      Support.encode(page("<meta charset=\"shift_jis\">", title: "Straße"), to: "UTF-16LE"))
     let bytes: [UInt8] = [0xFF, 0xFE] + utf16
     let decoded = decode(bytes, contentType: "text/html; charset=iso-8859-1")
     #expect(decoded.source == .byteOrderMark)
-    #expect(MetadataExtractor().extract(html: bytes, pageURL: Support.pageURL, contentType: nil).title == "Straße")
+    #expect(
+      MetadataExtractor().extract(html: bytes, pageURL: Support.pageURL, contentType: nil).title == "Straße")
     let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(page("", title: "Ü").utf8)
-    #expect(MetadataExtractor().extract(html: utf8BOM, pageURL: Support.pageURL, contentType: "text/html; charset=koi8-r").title == "Ü")
+    #expect(
+      MetadataExtractor().extract(
+        html: utf8BOM, pageURL: Support.pageURL, contentType: "text/html; charset=koi8-r"
+      ).title == "Ü")
   }
 
   @Test func undeclaredInvalidUTF8FallsBackToWindows1252() {
     let bytes = Array("<title>".utf8) + [0x93, 0x43, 0x61, 0x66, 0xE9, 0x94, 0x80] + Array("</title>".utf8)
     let decoded = decode(bytes)
     #expect(decoded.encoding == .windows1252)
-    #expect(MetadataExtractor().extract(html: bytes, pageURL: Support.pageURL, contentType: nil).title == "“Café”€")
+    #expect(
+      MetadataExtractor().extract(html: bytes, pageURL: Support.pageURL, contentType: nil).title == "“Café”€")
   }
 
   @Test func undeclaredValidUTF8IsUTF8() {
@@ -81,10 +88,12 @@ struct CharsetTests {
 
   @Test func latin1LabelIsWindows1252AndValidUTF8OverridesASingleByteLabel() {
     let latin = Array("<meta charset=latin1><title>".utf8) + [0x80, 0xE9] + Array("</title>".utf8)
-    #expect(MetadataExtractor().extract(html: latin, pageURL: Support.pageURL, contentType: nil).title == "€é")
+    #expect(
+      MetadataExtractor().extract(html: latin, pageURL: Support.pageURL, contentType: nil).title == "€é")
     let utf8 = Array(page("<meta charset=\"iso-8859-1\">", title: "café").utf8)
     #expect(decode(utf8).source == .mislabelled)
-    #expect(MetadataExtractor().extract(html: utf8, pageURL: Support.pageURL, contentType: nil).title == "café")
+    #expect(
+      MetadataExtractor().extract(html: utf8, pageURL: Support.pageURL, contentType: nil).title == "café")
   }
 
   @Test(arguments: [
@@ -125,7 +134,7 @@ struct CharsetTests {
 
   @Test func invalidBytesInADeclaredEncodingBecomeReplacementCharacters() throws {
     var bytes = try #require(Support.encode(page("<meta charset=shift_jis>", title: "東京"), to: "CP932"))
-    let titleIndex = try #require(bytes.firstIndex(of: UInt8(ascii: "<") ).map { _ in bytes.count - 30 })
+    let titleIndex = try #require(bytes.firstIndex(of: UInt8(ascii: "<")).map { _ in bytes.count - 30 })
     bytes.insert(0xFF, at: titleIndex)
     let decoded = decode(bytes)
     #expect(decoded.encoding.name == "Shift_JIS")

@@ -12,7 +12,8 @@ enum ExtractingTestSupport {
   static func extract(
     _ html: String, url: String = pageURL, contentType: String? = nil, iconSize: Int = 64
   ) -> PageMetadata {
-    MetadataExtractor(iconTargetSize: iconSize).extract(html: Array(html.utf8), pageURL: url, contentType: contentType)
+    MetadataExtractor(iconTargetSize: iconSize).extract(
+      html: Array(html.utf8), pageURL: url, contentType: contentType)
   }
 
   /// The bytes of `Tests/Fixtures/pages/<name>`.
@@ -32,8 +33,10 @@ enum ExtractingTestSupport {
     var output = [UInt8](repeating: 0, count: input.count * 4 + 16)
     let produced = input.withUnsafeMutableBytes { inBuffer -> Int? in
       output.withUnsafeMutableBytes { outBuffer -> Int? in
-        var inPointer: UnsafeMutablePointer<CChar>? = inBuffer.baseAddress?.assumingMemoryBound(to: CChar.self)
-        var outPointer: UnsafeMutablePointer<CChar>? = outBuffer.baseAddress?.assumingMemoryBound(to: CChar.self)
+        var inPointer: UnsafeMutablePointer<CChar>? = inBuffer.baseAddress?.assumingMemoryBound(
+          to: CChar.self)
+        var outPointer: UnsafeMutablePointer<CChar>? = outBuffer.baseAddress?.assumingMemoryBound(
+          to: CChar.self)
         var inLeft = inBuffer.count
         var outLeft = outBuffer.count
         guard iconv(descriptor, &inPointer, &inLeft, &outPointer, &outLeft) != -1 else { return nil }

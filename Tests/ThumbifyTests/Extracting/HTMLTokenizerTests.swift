@@ -59,7 +59,10 @@ struct HTMLTokenizerTests {
 
   @Test func duplicateAttributesFirstWinsAndNamesAreLowerCased() {
     let sink = RecordingSink.run("<META CONTENT=first Content=second NAME=x>")
-    #expect(sink.metas.first == [HTMLAttribute(name: "content", value: "first"), HTMLAttribute(name: "name", value: "x")])
+    #expect(
+      sink.metas.first == [
+        HTMLAttribute(name: "content", value: "first"), HTMLAttribute(name: "name", value: "x"),
+      ])
   }
 
   @Test func slashesBetweenAttributesAndSelfClosing() {
@@ -82,7 +85,8 @@ struct HTMLTokenizerTests {
   }
 
   @Test func cdataIsSkippedOnlyInForeignContent() {
-    #expect(RecordingSink.run("<svg><![CDATA[ > <meta content=no> ]]></svg><meta content=a>").contents == ["a"])
+    #expect(
+      RecordingSink.run("<svg><![CDATA[ > <meta content=no> ]]></svg><meta content=a>").contents == ["a"])
     // In HTML content it is a bogus comment that ends at the first '>'.
     #expect(RecordingSink.run("<![CDATA[ > <meta content=b> ]]>").contents == ["b"])
   }

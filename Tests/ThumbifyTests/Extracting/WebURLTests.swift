@@ -59,10 +59,11 @@ struct WebURLTests {
     #expect(WebURL("/x") == nil)
   }
 
-  @Test(arguments: [
-    (["b", "ü", "c", "h", "e", "r"], "bcher-kva"), (["m", "ü", "n", "c", "h", "e", "n"], "mnchen-3ya"),
-    (["ü"], "tda"), (["日", "本"], "wgv71a"),
-  ] as [([Unicode.Scalar], String)])
+  @Test(
+    arguments: [
+      (["b", "ü", "c", "h", "e", "r"], "bcher-kva"), (["m", "ü", "n", "c", "h", "e", "n"], "mnchen-3ya"),
+      (["ü"], "tda"), (["日", "本"], "wgv71a"),
+    ] as [([Unicode.Scalar], String)])
   func punycode(_ scalars: [Unicode.Scalar], _ expected: String) {
     #expect(Punycode.encode(scalars) == expected)
   }
