@@ -55,6 +55,19 @@ struct WebURLTests {
     #expect(WebURL(input, relativeTo: WebURL(Self.base)) == nil)
   }
 
+  @Test(arguments: [
+    "https://example.com", "https://example.com/", "http://a.b-c.example/x/y?z=1&w=2#f", "/x/y?q#f", "/",
+    "https://cdn.example.com/i.jpg?w=1200&h=630", "/a/./b", "/a/%2e%2E/b", "https://example.com/a/../b",
+    "https://EXAMPLE.com/", "https://1.2.3.4/", "https://example.com./", "/q?a='b'", "/a b", "/a\\b",
+    "https://example.com/{x}", "https://ex_ample.com/", "/%41", "https://xn--bcher-kva.example/",
+  ])
+  func fastPathAgreesWithTheFullParser(_ input: String) {
+    let base = WebURL(Self.base)
+    let fast = WebURLFastPath.parse(Array(input.utf8), base: base)
+    let full = WebURLParser.parseFully(Array(input.utf8), base: base)
+    #expect(fast == nil || fast == full)
+  }
+
   @Test func relativeWithoutBaseIsRejected() {
     #expect(WebURL("/x") == nil)
   }
