@@ -4,6 +4,7 @@ import Foundation
 /// Usage: `swift run -c release thumbify-benchmarks [<name-filter>] [options]`.
 let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   (name: "imaging", run: ImagingBenchmark.run),
+  (name: "extract", run: ExtractBenchmark.run),
   (name: "crawl", run: CrawlBenchmark.run),
 ]
 
