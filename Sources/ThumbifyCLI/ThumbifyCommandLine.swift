@@ -5,7 +5,10 @@ import Thumbify
 public enum ThumbifyCommandLine {
   /// Every subcommand, in the order `--help` lists them.
   static let subcommands: [any Subcommand.Type] = [
-    ThumbCommand.self
+    ThumbCommand.self,
+    ReportCommand.self,
+    CardsCommand.self,
+    CardKeyCommand.self,
   ]
 
   static let rootSpec = CommandSpec(
