@@ -4,6 +4,8 @@
     check_report.py render <page.html> [--serve <root>] [--scale 2] [--screenshot out.png]
     check_report.py xss <page.html> --marker THUMBIFY-XSS
     check_report.py open-time <page.html> [--runs 5]
+    check_report.py frontend <samples/frontend/index.html> --serve <root> --url <url> --output ../out/
+                    [--vectors urls.json]
 
 Exit status: 0 when every check passed, 1 when a check failed (the JSON says which), 2 when the
 browser could not be driven. Used by Tests/ThumbifyTests/Frontend/ReportBrowserTests.swift.
@@ -18,6 +20,7 @@ import statistics
 import sys
 import threading
 import time
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser  # noqa: E402
@@ -172,7 +175,7 @@ def open_time(args):
                       const m = (n) => (performance.getEntriesByName(n)[0] || {}).startTime;
                       const nav = performance.getEntriesByType("navigation")[0];
                       return { firstCards: m("thumbify-first-cards"), firstCardsPainted: m("thumbify-first-cards-painted"),
-                               firstContentfulPaint: m("first-contentful-paint"), domContentLoaded: nav.domContentLoadedEventEnd,
+                               firstContentfulPaint: (performance.getEntriesByType("paint").find((e) => e.name === "first-contentful-paint") || {}).startTime, domContentLoaded: nav.domContentLoadedEventEnd,
                                load: nav.loadEventEnd, cards: document.querySelectorAll('.card').length };
                     })()"""
                 )
@@ -185,16 +188,64 @@ def open_time(args):
         if server:
             server.shutdown()
     keys = ["firstCards", "firstCardsPainted", "firstContentfulPaint", "domContentLoaded", "load", "wallToFirstCards"]
-    median = {key: statistics.median(s[key] for s in samples if s.get(key) is not None) for key in keys}
+    median = {key: statistics.median([s[key] for s in samples if s.get(key) is not None] or [float("nan")]) for key in keys}
     failures = [p for s in samples for p in s["problems"]]
     if median["firstCardsPainted"] >= args.limit_ms:
         failures.append(f"first cards painted after {median['firstCardsPainted']:.0f} ms (limit {args.limit_ms} ms)")
     return {"samples": samples, "median": median, "failures": failures}
 
 
+FRONTEND_STATE = """
+(async () => {
+  const deadline = performance.now() + 20000;
+  while (document.body.dataset.state !== "done" && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const img = document.querySelector("#result .media img");
+  while (img && !img.complete && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const card = await import("./card.js");
+  const vectors = VECTORS;
+  const normalized = [], keys = [];
+  for (const url of vectors) {
+    try { normalized.push(card.normalizeURL(url)); keys.push(await card.cardKey(url)); }
+    catch (error) { normalized.push(null); keys.push(null); }
+  }
+  return {
+    done: document.body.dataset.state === "done",
+    keyLine: document.getElementById("key").textContent,
+    title: (document.querySelector("#result .title") || {}).textContent,
+    result: document.getElementById("result").textContent,
+    imageLoaded: !!img && img.naturalWidth > 0,
+    normalized, keys,
+  };
+})()
+"""
+
+
+def frontend(args):
+    vectors = json.load(open(args.vectors)) if args.vectors else []
+    url, server = page_url(args.page, args.serve)
+    query = urllib.parse.urlencode({"url": args.url, "output": args.output})
+    browser = Browser()
+    try:
+        open_page(browser, url + "?" + query)
+        state = browser.evaluate(FRONTEND_STATE.replace("VECTORS", json.dumps(vectors)), timeout=60)
+        browser.drain(0.3)
+        state["problems"] = browser.problems()
+        failures = []
+        if not state["done"]:
+            failures.append("the page did not finish looking up the card")
+        if state["problems"]:
+            failures.append("console/log problems: " + "; ".join(state["problems"]))
+        state["failures"] = failures
+        return state
+    finally:
+        browser.close()
+        if server:
+            server.shutdown()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["render", "xss", "open-time"])
+    parser.add_argument("mode", choices=["render", "xss", "open-time", "frontend"])
     parser.add_argument("page")
     parser.add_argument("--serve", help="serve this directory on loopback and open the page over http")
     parser.add_argument("--scale", type=float, default=1)
@@ -202,9 +253,12 @@ def main():
     parser.add_argument("--marker", default="THUMBIFY-XSS")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--limit-ms", type=float, default=2000)
+    parser.add_argument("--url", help="frontend: the URL to look up")
+    parser.add_argument("--output", default="../", help="frontend: the output directory, relative to the page")
+    parser.add_argument("--vectors", help="frontend: a JSON file of URLs to normalize and hash in the page")
     args = parser.parse_args()
     try:
-        result = {"render": render, "xss": xss, "open-time": open_time}[args.mode](args)
+        result = {"render": render, "xss": xss, "open-time": open_time, "frontend": frontend}[args.mode](args)
     except Exception as error:  # the browser could not be driven: say so, distinctly from a failed check
         print(json.dumps({"failures": [f"driver error: {error!r}"], "driverError": True}))
         return 2

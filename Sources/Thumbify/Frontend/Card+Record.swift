@@ -63,12 +63,17 @@ extension Card {
 
   /// Trims surrounding white space, drops empty strings and cuts text at `maximumTextLength`.
   static func text(_ value: String?) -> String? {
-    guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else {
+    guard let value, let first = value.unicodeScalars.first, let last = value.unicodeScalars.last else {
       return nil
     }
-    guard trimmed.count > maximumTextLength else { return trimmed }
+    // Most text needs no trimming and is short: skip the grapheme walks then.
+    let isPadded = first.properties.isWhitespace || last.properties.isWhitespace
+    let trimmed = isPadded ? value.trimmingCharacters(in: .whitespacesAndNewlines) : value
+    if trimmed.isEmpty { return nil }
+    guard trimmed.utf8.count > maximumTextLength, trimmed.count > maximumTextLength else { return trimmed }
     return String(trimmed.prefix(maximumTextLength - 1)) + "…"
   }
+
 }
 
 extension Card.Picture {
