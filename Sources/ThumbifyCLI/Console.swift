@@ -11,14 +11,18 @@ public final class Console: Sendable {
   private let readInput: @Sendable () -> [UInt8]
   /// Whether standard error is a terminal (progress bars are drawn only then).
   public let isErrorTerminal: Bool
+  /// The descriptor standard input can be streamed from (`nil` for in-memory input in tests).
+  public let inputDescriptor: Int32?
 
   public init(
     isErrorTerminal: Bool = false,
+    inputDescriptor: Int32? = nil,
     readInput: @escaping @Sendable () -> [UInt8] = { [] },
     out: @escaping @Sendable (String) -> Void,
     error: @escaping @Sendable (String) -> Void
   ) {
     self.isErrorTerminal = isErrorTerminal
+    self.inputDescriptor = inputDescriptor
     self.readInput = readInput
     self.writeOut = out
     self.writeError = error
@@ -27,6 +31,7 @@ public final class Console: Sendable {
   /// The process's own standard streams.
   public static let standard = Console(
     isErrorTerminal: isatty(STDERR_FILENO) == 1,
+    inputDescriptor: STDIN_FILENO,
     readInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
     out: { FileHandle.standardOutput.write(Data($0.utf8)) },
     error: { FileHandle.standardError.write(Data($0.utf8)) }

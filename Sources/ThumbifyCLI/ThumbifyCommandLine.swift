@@ -6,6 +6,9 @@ public enum ThumbifyCommandLine {
   /// Every subcommand, in the order `--help` lists them.
   static let subcommands: [any Subcommand.Type] = [
     ThumbCommand.self,
+    ExtractCommand.self,
+    CrawlCommand.self,
+    GCCommand.self,
     ReportCommand.self,
     CardsCommand.self,
     CardKeyCommand.self,

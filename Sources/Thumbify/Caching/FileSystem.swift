@@ -61,3 +61,34 @@ public enum FileSystem {
     .io(path: path, operation: operation, message: String(cString: strerror(errno)))
   }
 }
+
+extension FileSystem {
+  /// The contents of the file at `path`, refusing files larger than `limit` bytes before reading them.
+  ///
+  /// - Throws: `StoreError.io` with `strerror(errno)` when the file cannot be
+  ///   opened or read, or is larger than `limit` (`EFBIG`).
+  public static func readFile(_ path: String, limit: Int) throws(StoreError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw error("read", path) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw error("read", path) }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      throw .io(path: path, operation: "read", message: String(cString: strerror(EISDIR)))
+    }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw error("read", path)
+      }
+      if count == 0 { return bytes }
+      if bytes.count + count > limit {
+        throw .io(path: path, operation: "read", message: String(cString: strerror(EFBIG)))
+      }
+      bytes.append(contentsOf: chunk.prefix(count))
+    }
+  }
+}

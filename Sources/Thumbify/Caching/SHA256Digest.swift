@@ -3,9 +3,9 @@ import CCrypto
 /// SHA-256 through OpenSSL's libcrypto.
 ///
 /// The corresponding C function is `EVP_Digest` with `EVP_sha256()`.
-enum SHA256Digest {
+public enum SHA256Digest {
   /// The 32 digest bytes of `bytes`.
-  static func bytes(of bytes: [UInt8]) -> [UInt8] {
+  public static func bytes(of bytes: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
     var length: UInt32 = 0
     let status = bytes.withUnsafeBytes { input in
@@ -19,12 +19,12 @@ enum SHA256Digest {
   }
 
   /// The lower-case hex SHA-256 of `bytes`.
-  static func hex(of bytes: [UInt8]) -> String {
+  public static func hex(of bytes: [UInt8]) -> String {
     hex(digest: self.bytes(of: bytes))
   }
 
   /// Digest bytes as lower-case hex.
-  static func hex(digest: [UInt8]) -> String {
+  public static func hex(digest: [UInt8]) -> String {
     let table = Array("0123456789abcdef".utf8)
     var hex = [UInt8]()
     hex.reserveCapacity(digest.count * 2)

@@ -31,11 +31,16 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
   public var icon: ThumbnailSet?
   /// Why this run failed for this URL (set for `failed` and `stale`).
   public var error: RecordError?
+  /// Why the card has no image although the page named one (every candidate failed); the page itself
+  /// succeeded, so `outcome` stays `ok`.
+  public var imageError: RecordError?
+  /// Why the card has no icon although candidates existed (every candidate failed).
+  public var iconError: RecordError?
 
   public init(
     url: String, normalizedURL: String, outcome: Outcome, fetch: FetchFacts? = nil,
     metadata: PageMetadata? = nil, image: ThumbnailSet? = nil, icon: ThumbnailSet? = nil,
-    error: RecordError? = nil
+    error: RecordError? = nil, imageError: RecordError? = nil, iconError: RecordError? = nil
   ) {
     self.schema = Self.schemaVersion
     self.url = url
@@ -46,6 +51,8 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
     self.image = image
     self.icon = icon
     self.error = error
+    self.imageError = imageError
+    self.iconError = iconError
   }
 }
 
@@ -137,5 +144,12 @@ public struct RecordError: Sendable, Codable, Equatable, Error {
     self.code = code
     self.message = message
     self.stage = stage
+  }
+}
+
+extension CrawlRecord {
+  /// Every blob this record references (image and icon variants), relative to the output directory.
+  public var blobPaths: [String] {
+    (image?.variants ?? []).map(\.path) + (icon?.variants ?? []).map(\.path)
   }
 }

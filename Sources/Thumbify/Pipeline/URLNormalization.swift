@@ -4,9 +4,10 @@
 /// per-URL card keys (`thumbify card-key`) are keyed by. The rules, documented in `docs/crawl.md`:
 ///
 /// - Surrounding whitespace is trimmed; only `http` and `https` are accepted; the scheme is lower-cased.
-/// - The host is lower-cased; a percent-encoded host is decoded first; a non-ASCII host is converted
-///   label by label to its IDNA ASCII form (`xn--` Punycode, after Unicode lower-casing — the full
-///   UTS #46 mapping table is not applied). IPv6 literals keep their brackets and are lower-cased.
+/// - The host goes through the WHATWG host parser shared with the extractor (`WebURLHost`): lower-cased,
+///   percent-decoded, non-ASCII labels converted to IDNA ASCII (`xn--` Punycode, after Unicode
+///   lower-casing and NFC — the full UTS #46 table is not applied), IPv4 numbers in any base written as
+///   dotted decimal (`http://0x7f000001/` → `http://127.0.0.1/`). IPv6 literals keep their brackets.
 ///   A trailing dot is kept (`example.com.` is a different host name to DNS caches and TLS).
 /// - User info (`user:pass@`) is kept, percent-encoding normalized.
 /// - The port is dropped when it is the scheme's default (80 for http, 443 for https) or empty;
@@ -92,34 +93,11 @@ public enum URLNormalization {
     return (text[..<colon], text[text.index(after: colon)...])
   }
 
-  /// Lower-cases, percent-decodes and IDNA-encodes a host; validates its characters.
+  /// Lower-cases, percent-decodes and IDNA-encodes a host with the WHATWG host parser (`WebURLHost`),
+  /// which also writes IPv4 numbers in any base (`0x7f000001`, `127.1`) as dotted decimal.
   private static func normalizeHost(_ host: Substring, url: String) throws(FetchError) -> String {
-    guard !host.isEmpty else { throw .invalidURL(url) }
-    if host.hasPrefix("[") {
-      let inner = host.dropFirst().dropLast().lowercased()
-      guard !inner.isEmpty, inner.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-        throw .invalidURL(url)
-      }
-      return "[\(inner)]"
-    }
-    guard let decoded = percentDecode(host) else { throw .invalidURL(url) }
-    let lowered = decoded.lowercased()
-    var labels: [String] = []
-    for label in lowered.split(separator: ".", omittingEmptySubsequences: false) {
-      if label.allSatisfy(\.isASCII) {
-        labels.append(String(label))
-      } else {
-        guard let encoded = Punycode.encode(String(label)) else { throw .invalidURL(url) }
-        labels.append("xn--" + encoded)
-      }
-    }
-    let ascii = labels.joined(separator: ".")
-    // WHATWG's forbidden host code points, plus anything that is not a visible ASCII character.
-    let forbidden: Set<UInt8> = Set(" #%/:<>?@[\\]^|\"'`{}".utf8)
-    guard !ascii.isEmpty, ascii != ".",
-      ascii.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !forbidden.contains($0) })
-    else { throw .invalidURL(url) }
-    return ascii
+    guard let parsed = WebURLHost.parse(Array(host.utf8)[...]), parsed != "." else { throw .invalidURL(url) }
+    return parsed
   }
 
   private static let unreserved: Set<UInt8> = Set(
@@ -175,26 +153,6 @@ public enum URLNormalization {
     case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
     default: nil
     }
-  }
-
-  /// Decodes every `%XX`; `nil` when the result is not UTF-8.
-  private static func percentDecode(_ text: Substring) -> String? {
-    guard text.contains("%") else { return String(text) }
-    let bytes = Array(text.utf8)
-    var out: [UInt8] = []
-    var index = 0
-    while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-        let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-      {
-        out.append(high << 4 | low)
-        index += 3
-      } else {
-        out.append(bytes[index])
-        index += 1
-      }
-    }
-    return String(validating: out, as: UTF8.self)
   }
 
   /// RFC 3986 §5.2.4 on an absolute path; an empty path becomes `/`.

@@ -22,7 +22,7 @@ struct ResampleCoefficients: Sendable {
     let scale = span / Double(outputLength)
     let filterScale = max(scale, 1)
     let support = filter.support * filterScale
-    let taps = max(1, Int((support * 2).rounded(.up)) + 1)
+    let taps = min(sourceLength, max(1, Int((support * 2).rounded(.up)) + 1))
     var starts = [Int](repeating: 0, count: outputLength)
     var weights = [Int16](repeating: 0, count: outputLength * taps)
     var real = [Double](repeating: 0, count: taps)

@@ -43,6 +43,7 @@ public struct Resampler: Sendable {
       region
       ?? ThumbnailGeometry.Region(
         x: 0, y: 0, width: Double(source.width), height: Double(source.height))
+    guard source.width > 0, source.height > 0, output.width > 0, output.height > 0 else { return source }
     var working = source
     if source.hasAlpha { AlphaPremultiplier.premultiply(&working) }
     if let gap = preShrinkGap {

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Writes `manifest.jsonl` atomically: records go to a temp file that is fsynced and then renamed over
+/// the old manifest, so a reader (or a crash) only ever sees the previous complete manifest or the new one.
+public final class ManifestWriter {
+  private let path: String
+  private let temporaryPath: String
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+  private let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+  /// Records written so far.
+  public private(set) var count = 0
+
+  /// Starts a new manifest that will replace the file at `path` when `commit()` is called.
+  public init(path: String) throws(StoreError) {
+    self.path = path
+    temporaryPath = path + ".tmp-\(getpid())"
+    descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw Self.error(temporaryPath, "create") }
+  }
+
+  deinit {
+    close(descriptor)
+    unlink(temporaryPath)
+  }
+
+  /// Appends one record as one line of JSON.
+  public func append(_ record: CrawlRecord) throws(StoreError) {
+    guard let data = try? encoder.encode(record) else {
+      throw .io(path: temporaryPath, operation: "encode a record for", message: "the record is not encodable")
+    }
+    buffer.append(contentsOf: data)
+    buffer.append(0x0A)
+    count += 1
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  /// Flushes, fsyncs, and renames the temp file over the manifest; then fsyncs the directory.
+  public func commit() throws(StoreError) {
+    try flush()
+    guard fsync(descriptor) == 0 else { throw Self.error(temporaryPath, "sync") }
+    guard rename(temporaryPath, path) == 0 else { throw Self.error(path, "rename into") }
+    let directory = (path as NSString).deletingLastPathComponent
+    let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
+    if directoryDescriptor >= 0 {
+      _ = fsync(directoryDescriptor)
+      close(directoryDescriptor)
+    }
+  }
+
+  private func flush() throws(StoreError) {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw Self.error(temporaryPath, "write")
+      }
+      offset += written
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private static func error(_ path: String, _ operation: String) -> StoreError {
+    .io(path: path, operation: operation, message: String(cString: strerror(errno)))
+  }
+}

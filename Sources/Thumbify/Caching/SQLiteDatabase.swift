@@ -1,0 +1,147 @@
+import CSQLite
+
+/// Why the crawl state database failed; carries SQLite's own message (`sqlite3_errmsg`).
+public struct StateError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var path: String
+  public var message: String
+
+  public init(path: String, message: String) {
+    self.path = path
+    self.message = message
+  }
+
+  public var description: String { "The crawl state database '\(path)' failed: \(message)" }
+}
+
+/// A SQLite connection: owns the `sqlite3` handle and funnels every return code into `StateError`.
+///
+/// Not thread-safe on its own: `StateStore` guards it with a Mutex.
+final class SQLiteDatabase {
+  /// One value bound to a `?` parameter or read from a column.
+  enum Value: Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+  }
+
+  let path: String
+  private let handle: OpaquePointer
+  private var statements: [String: OpaquePointer] = [:]
+
+  /// Opens (creating if needed) the database at `path`.
+  ///
+  /// The corresponding C function is `sqlite3_open_v2`.
+  init(path: String) throws(StateError) {
+    self.path = path
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let status = sqlite3_open_v2(path, &db, flags, nil)
+    guard status == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+      sqlite3_close(db)
+      throw StateError(path: path, message: message)
+    }
+    handle = db
+    sqlite3_busy_timeout(db, 5_000)
+  }
+
+  deinit {
+    for statement in statements.values { sqlite3_finalize(statement) }
+    sqlite3_close(handle)
+  }
+
+  /// Runs one or more statements without parameters.
+  func execute(_ sql: String) throws(StateError) {
+    var error: UnsafeMutablePointer<CChar>?
+    guard sqlite3_exec(handle, sql, nil, nil, &error) == SQLITE_OK else {
+      let message = error.map { String(cString: $0) } ?? lastError
+      sqlite3_free(error)
+      throw StateError(path: path, message: message)
+    }
+  }
+
+  /// Runs a statement with parameters and returns every row.
+  @discardableResult
+  func query(_ sql: String, _ parameters: [Value] = []) throws(StateError) -> [[Value]] {
+    var rows: [[Value]] = []
+    try forEachRow(sql, parameters) { rows.append($0) }
+    return rows
+  }
+
+  /// Runs a statement with parameters and hands each row to `body` as it is stepped (nothing accumulates).
+  func forEachRow(_ sql: String, _ parameters: [Value] = [], _ body: ([Value]) -> Void) throws(StateError) {
+    let statement = try prepared(sql)
+    defer {
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
+    }
+    for (offset, parameter) in parameters.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32
+      switch parameter {
+      case .null: status = sqlite3_bind_null(statement, index)
+      case .integer(let value): status = sqlite3_bind_int64(statement, index, value)
+      case .real(let value): status = sqlite3_bind_double(statement, index, value)
+      case .text(let value):
+        status = value.withCString { thumbify_sqlite3_bind_text_transient(statement, index, $0, -1) }
+      }
+      guard status == SQLITE_OK else { throw StateError(path: path, message: lastError) }
+    }
+    while true {
+      let status = sqlite3_step(statement)
+      if status == SQLITE_DONE { break }
+      guard status == SQLITE_ROW else { throw StateError(path: path, message: lastError) }
+      let count = sqlite3_column_count(statement)
+      body((0..<count).map { column(statement, $0) })
+    }
+  }
+
+  /// Runs `body` in one transaction, committed when it returns and rolled back when it throws.
+  func transaction<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  private func prepared(_ sql: String) throws(StateError) -> OpaquePointer {
+    if let statement = statements[sql] { return statement }
+    var statement: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+      throw StateError(path: path, message: lastError)
+    }
+    statements[sql] = statement
+    return statement
+  }
+
+  private func column(_ statement: OpaquePointer, _ index: Int32) -> Value {
+    switch sqlite3_column_type(statement, index) {
+    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+    case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+    case SQLITE_NULL: return .null
+    default:
+      guard let text = sqlite3_column_text(statement, index) else { return .null }
+      return .text(String(cString: text))
+    }
+  }
+
+  private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+}
+
+extension SQLiteDatabase.Value {
+  var text: String? { if case .text(let value) = self { value } else { nil } }
+  var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+  var real: Double? {
+    switch self {
+    case .real(let value): value
+    case .integer(let value): Double(value)
+    default: nil
+    }
+  }
+}

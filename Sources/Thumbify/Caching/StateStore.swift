@@ -1,0 +1,292 @@
+import Foundation
+import Synchronization
+
+/// The crawl's durable state in `<out>/.thumbify/state.sqlite` (SQLite, WAL mode).
+///
+/// It holds, per page URL, the last good record with its validators and fetch time and the record
+/// written by the current run; per image URL its validators and source hash; per (source hash,
+/// variants) the thumbnails made from those bytes; and runs, so that a run killed at any moment is
+/// resumed by the next one without redoing the URLs it finished. Every write is its own small
+/// transaction, so progress is durable as it is made.
+public final class StateStore: Sendable {
+  /// What the state knows about one page URL.
+  public struct PageState: Sendable {
+    /// The last record whose page fetch succeeded (ok or notModified), if any.
+    public var good: CrawlRecord?
+    /// The record written for this URL by `run`.
+    public var current: CrawlRecord?
+    public var run: Int64?
+    public var etag: String?
+    public var lastModified: String?
+    /// Seconds since 1970 of the last 2xx page fetch.
+    public var fetchedAt: Double?
+  }
+
+  /// What the state knows about one image URL.
+  public struct ImageState: Sendable {
+    public var etag: String?
+    public var lastModified: String?
+    public var sourceSHA256: String?
+    /// The run that last fetched this image (its result is reused for the rest of that run).
+    public var run: Int64?
+    /// The error of the last attempt, when it failed.
+    public var error: RecordError?
+    public var fetchedAt: Double?
+  }
+
+  /// A run as recorded in the database.
+  public struct Run: Sendable, Equatable {
+    public var id: Int64
+    /// True when the previous run with the same options did not finish and this one resumes it.
+    public var isResumed: Bool
+  }
+
+  private final class Connection: @unchecked Sendable {
+    // Guarded by the enclosing StateStore's Mutex: every use goes through `withDatabase`.
+    let database: SQLiteDatabase
+    init(_ database: SQLiteDatabase) { self.database = database }
+  }
+
+  private let connection: Mutex<Connection>
+  private static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
+  /// Opens or creates the state database at `path` (and its directory) in WAL mode.
+  public init(path: String) throws(StateError) {
+    if let slash = path.lastIndex(of: "/") {
+      do {
+        try FileSystem.makeDirectories(String(path[..<slash]))
+      } catch {
+        throw StateError(path: path, message: error.description)
+      }
+    }
+    let database = try SQLiteDatabase(path: path)
+    try database.execute(
+      """
+      PRAGMA journal_mode=WAL;
+      PRAGMA synchronous=NORMAL;
+      CREATE TABLE IF NOT EXISTS runs(
+        id INTEGER PRIMARY KEY, options TEXT NOT NULL, started_at REAL NOT NULL, finished_at REAL);
+      CREATE TABLE IF NOT EXISTS pages(
+        url TEXT PRIMARY KEY, good TEXT, current TEXT, run INTEGER, etag TEXT, last_modified TEXT,
+        fetched_at REAL, listed INTEGER);
+      CREATE TABLE IF NOT EXISTS images(
+        url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, source_sha TEXT, error TEXT, run INTEGER,
+        fetched_at REAL);
+      CREATE TABLE IF NOT EXISTS thumbnails(
+        source_sha TEXT NOT NULL, variants TEXT NOT NULL, result TEXT NOT NULL,
+        PRIMARY KEY(source_sha, variants));
+      CREATE TABLE IF NOT EXISTS robots(host TEXT PRIMARY KEY, entry TEXT NOT NULL);
+      """)
+    connection = Mutex(Connection(database))
+  }
+
+  @discardableResult
+  private func withDatabase<T>(_ body: (SQLiteDatabase) throws(StateError) -> T) throws(StateError) -> T {
+    try connection.withLock { (connection) throws(StateError) -> T in try body(connection.database) }
+  }
+
+  // MARK: Runs
+
+  /// Starts a run, or resumes the last one when it did not finish and used the same `options`.
+  public func beginRun(options: String, now: Double = Date().timeIntervalSince1970) throws(StateError) -> Run
+  {
+    try withDatabase { (db) throws(StateError) -> Run in
+      try db.transaction { () throws(StateError) -> Run in
+        let last = try db.query("SELECT id, options, finished_at FROM runs ORDER BY id DESC LIMIT 1")
+        if let row = last.first, row[2] == .null, row[1].text == options, let id = row[0].integer {
+          return Run(id: id, isResumed: true)
+        }
+        try db.query("INSERT INTO runs(options, started_at) VALUES(?, ?)", [.text(options), .real(now)])
+        let id = try db.query("SELECT last_insert_rowid()").first?.first?.integer ?? 0
+        return Run(id: id, isResumed: false)
+      }
+    }
+  }
+
+  /// Marks a run finished: the next run starts afresh.
+  public func finishRun(_ run: Int64, now: Double = Date().timeIntervalSince1970) throws(StateError) {
+    try withDatabase { (db) throws(StateError) in
+      try db.query("UPDATE runs SET finished_at = ? WHERE id = ?", [.real(now), .integer(run)])
+    }
+  }
+
+  // MARK: Pages
+
+  /// What is known about the page at `url` (normalized).
+  public func page(_ url: String) throws(StateError) -> PageState {
+    let rows = try withDatabase { (db) throws(StateError) in
+      try db.query(
+        "SELECT good, current, run, etag, last_modified, fetched_at FROM pages WHERE url = ?", [.text(url)])
+    }
+    guard let row = rows.first else { return PageState() }
+    return PageState(
+      good: row[0].text.flatMap(Self.decode), current: row[1].text.flatMap(Self.decode), run: row[2].integer,
+      etag: row[3].text, lastModified: row[4].text, fetchedAt: row[5].real)
+  }
+
+  /// Records `record` as the result of `run` for `url`; when `isGood`, it also becomes the last good
+  /// record with the given validators and fetch time.
+  public func savePage(
+    _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
+    fetchedAt: Double?
+  ) throws(StateError) {
+    let json = Self.encode(record)
+    try withDatabase { (db) throws(StateError) in
+      if isGood {
+        try db.query(
+          """
+          INSERT INTO pages(url, good, current, run, etag, last_modified, fetched_at) VALUES(?1, ?2, ?2, ?3, ?4, ?5, ?6)
+          ON CONFLICT(url) DO UPDATE SET good = ?2, current = ?2, run = ?3, etag = ?4, last_modified = ?5,
+            fetched_at = ?6
+          """,
+          [
+            .text(url), .text(json), .integer(run), etag.map(Value.text) ?? .null,
+            lastModified.map(Value.text) ?? .null, fetchedAt.map(Value.real) ?? .null,
+          ])
+      } else {
+        try db.query(
+          """
+          INSERT INTO pages(url, current, run) VALUES(?1, ?2, ?3)
+          ON CONFLICT(url) DO UPDATE SET current = ?2, run = ?3
+          """, [.text(url), .text(json), .integer(run)])
+      }
+    }
+  }
+
+  /// Walks the records of `run` in the order `urls` yields them, each URL once, for the manifest.
+  ///
+  /// - Parameters:
+  ///   - next: returns the next normalized URL of the input, or `nil` at its end.
+  ///   - body: called with each URL's record (URLs without a record of `run` are skipped).
+  public func forEachRecord(
+    of run: Int64, in next: () -> String?, _ body: (CrawlRecord) throws -> Void
+  ) throws {
+    // `listed` is bookkeeping for this walk only: one transaction, rolled back if the walk fails.
+    try withDatabase { (db) throws(StateError) in
+      try db.execute("BEGIN; UPDATE pages SET listed = NULL WHERE listed IS NOT NULL")
+    }
+    var isCommitted = false
+    defer {
+      if !isCommitted { try? withDatabase { (db) throws(StateError) in try db.execute("ROLLBACK") } }
+    }
+    while let url = next() {
+      let rows = try withDatabase { (db) throws(StateError) in
+        try db.query(
+          "UPDATE pages SET listed = 1 WHERE url = ?1 AND run = ?2 AND listed IS NULL RETURNING current",
+          [.text(url), .integer(run)])
+      }
+      if let json = rows.first?.first?.text, let record = Self.decode(json) { try body(record) }
+    }
+    try withDatabase { (db) throws(StateError) in try db.execute("COMMIT") }
+    isCommitted = true
+  }
+
+  /// Every blob path referenced by any record or thumbnail set the state holds.
+  public func referencedBlobPaths(_ body: (String) -> Void) throws(StateError) {
+    try withDatabase { (db) throws(StateError) in
+      try db.forEachRow("SELECT good FROM pages UNION ALL SELECT current FROM pages") { row in
+        guard let json = row.first?.text, let record = Self.decode(json) else { return }
+        for path in record.blobPaths { body(path) }
+      }
+      try db.forEachRow("SELECT result FROM thumbnails") { row in
+        guard let json = row.first?.text,
+          let set = try? JSONDecoder().decode(ThumbnailSet.self, from: Data(json.utf8))
+        else { return }
+        for variant in set.variants { body(variant.path) }
+      }
+    }
+  }
+
+  // MARK: Images
+
+  /// What is known about the image at `url`.
+  public func image(_ url: String) throws(StateError) -> ImageState {
+    let rows = try withDatabase { (db) throws(StateError) in
+      try db.query(
+        "SELECT etag, last_modified, source_sha, error, run, fetched_at FROM images WHERE url = ?",
+        [.text(url)])
+    }
+    guard let row = rows.first else { return ImageState() }
+    let error = row[3].text.flatMap { try? JSONDecoder().decode(RecordError.self, from: Data($0.utf8)) }
+    return ImageState(
+      etag: row[0].text, lastModified: row[1].text, sourceSHA256: row[2].text, run: row[4].integer,
+      error: error, fetchedAt: row[5].real)
+  }
+
+  /// Records the outcome of fetching the image at `url` in `run`.
+  public func saveImage(_ url: String, state: ImageState) throws(StateError) {
+    let error = state.error.flatMap { try? Self.encoder.encode($0) }.map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    try withDatabase { (db) throws(StateError) in
+      try db.query(
+        """
+        INSERT OR REPLACE INTO images(url, etag, last_modified, source_sha, error, run, fetched_at)
+        VALUES(?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(url), state.etag.map(Value.text) ?? .null, state.lastModified.map(Value.text) ?? .null,
+          state.sourceSHA256.map(Value.text) ?? .null, error.map(Value.text) ?? .null,
+          state.run.map(Value.integer) ?? .null, state.fetchedAt.map(Value.real) ?? .null,
+        ])
+    }
+  }
+
+  /// The thumbnails made earlier from the source bytes with hash `sourceSHA256` for `variants`.
+  public func thumbnails(sourceSHA256: String, variants: String) throws(StateError) -> ThumbnailSet? {
+    let rows = try withDatabase { (db) throws(StateError) in
+      try db.query(
+        "SELECT result FROM thumbnails WHERE source_sha = ? AND variants = ?",
+        [.text(sourceSHA256), .text(variants)])
+    }
+    return rows.first?.first?.text.flatMap {
+      try? JSONDecoder().decode(ThumbnailSet.self, from: Data($0.utf8))
+    }
+  }
+
+  /// Records the thumbnails made from `sourceSHA256` for `variants` (blobs must already be on disk).
+  public func saveThumbnails(_ set: ThumbnailSet, sourceSHA256: String, variants: String) throws(StateError) {
+    let json = (try? Self.encoder.encode(set)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    try withDatabase { (db) throws(StateError) in
+      try db.query(
+        "INSERT OR REPLACE INTO thumbnails(source_sha, variants, result) VALUES(?, ?, ?)",
+        [.text(sourceSHA256), .text(variants), .text(json)])
+    }
+  }
+
+  // MARK: Robots
+
+  /// Every persisted robots.txt cache entry (host → opaque JSON the fetcher understands).
+  public func robotsEntries() throws(StateError) -> [String: String] {
+    let rows = try withDatabase { (db) throws(StateError) in try db.query("SELECT host, entry FROM robots") }
+    var entries: [String: String] = [:]
+    for row in rows { if let host = row[0].text, let entry = row[1].text { entries[host] = entry } }
+    return entries
+  }
+
+  /// Replaces the persisted robots.txt cache entries.
+  public func saveRobotsEntries(_ entries: [String: String]) throws(StateError) {
+    try withDatabase { (db) throws(StateError) in
+      try db.transaction { () throws(StateError) in
+        for (host, entry) in entries {
+          try db.query(
+            "INSERT OR REPLACE INTO robots(host, entry) VALUES(?, ?)", [.text(host), .text(entry)])
+        }
+      }
+    }
+  }
+
+  private typealias Value = SQLiteDatabase.Value
+
+  static func encode(_ record: CrawlRecord) -> String {
+    (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+
+  static func decode(_ json: String) -> CrawlRecord? {
+    try? JSONDecoder().decode(CrawlRecord.self, from: Data(json.utf8))
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Everything a crawl can be told: variants, limits, freshness. A value type; the CLI fills it from flags.
+public struct CrawlConfiguration: Sendable {
+  /// Pages processed at once (each holds at most one page body and one image body).
+  public var concurrency: Int
+  /// Image candidates tried, best first, before a card goes without an image.
+  public var maxImageCandidates: Int
+  /// Icon candidates tried, best first (the extractor's list, then `/favicon.ico`).
+  public var maxIconCandidates: Int
+  /// Entries older than this (seconds since their last 2xx fetch) are fetched unconditionally and
+  /// reprocessed; `nil` means always revalidate with conditional requests.
+  public var maxAge: Double?
+  /// The thumbnails made for card images and icons.
+  public var variants: [ThumbnailVariant]
+  /// Threads for decode/resize/encode work.
+  public var cpuThreads: Int
+
+  public init(
+    concurrency: Int = 64, maxImageCandidates: Int = 3, maxIconCandidates: Int = 4, maxAge: Double? = nil,
+    variants: [ThumbnailVariant] = ThumbnailVariant.crawlDefaults,
+    cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) {
+    self.concurrency = max(1, concurrency)
+    self.maxImageCandidates = max(1, maxImageCandidates)
+    self.maxIconCandidates = max(1, maxIconCandidates)
+    self.maxAge = maxAge
+    self.variants = variants
+    self.cpuThreads = max(1, cpuThreads)
+  }
+
+  /// The variants made from the card image.
+  public var imageVariants: [ThumbnailVariant] { variants.filter { $0.role == .image } }
+  /// The variants made from the icon.
+  public var iconVariants: [ThumbnailVariant] { variants.filter { $0.role == .icon } }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+
+/// A whole crawl into an output directory: lock, state, resume, crawl, atomic manifest.
+///
+/// 1. Takes `<out>/.thumbify/lock` (another live run → `CrawlJobError.locked`).
+/// 2. Opens `<out>/.thumbify/state.sqlite` and begins a run — or resumes the last one when it was
+///    killed before finishing with the same variants, skipping the URLs it already finished.
+/// 3. Crawls the list with `Crawler`, saving each record as it is made.
+/// 4. Reads the list a second time and writes `manifest.jsonl` (one record per distinct URL, in input
+///    order) to a temp file, fsyncs it and renames it into place; then marks the run finished.
+///
+/// Memory is bounded by the configuration's concurrency, never by the length of the list.
+public final class CrawlJob: Sendable {
+  /// The counts a crawl ends with.
+  public struct Summary: Sendable, Equatable {
+    public var outcomes: [CrawlRecord.Outcome: Int] = [:]
+    /// Lines that were not valid URLs (skipped).
+    public var invalidLines = 0
+    /// Lines repeating a URL already listed.
+    public var duplicates = 0
+    /// Records reused from an interrupted attempt of this run.
+    public var reused = 0
+    /// Records whose page succeeded but whose image or icon failed.
+    public var imageFailures = 0
+    /// Records in the manifest.
+    public var records = 0
+    public var seconds: Double = 0
+    /// True when the run resumed an interrupted one.
+    public var isResumed = false
+
+    public init() {}
+
+    /// Whether every URL ended `ok` or `notModified` and every line was valid.
+    public var isAllGood: Bool {
+      invalidLines == 0 && (outcomes[.failed] ?? 0) == 0 && (outcomes[.stale] ?? 0) == 0
+    }
+  }
+
+  public let outputDirectory: String
+  let configuration: CrawlConfiguration
+  let fetcher: any Fetching
+  let extractor: any MetadataExtracting
+  let thumbnailer: any ThumbnailMaking
+  /// Persists a cache across runs in the state database (the fetcher's robots.txt cache): `seed` gets
+  /// the saved entries (key → JSON) before the crawl, `export` gives the entries to save after it.
+  public struct PersistentCache: Sendable {
+    public var seed: @Sendable ([String: String]) -> Void
+    public var export: @Sendable () -> [String: String]
+
+    public init(
+      seed: @escaping @Sendable ([String: String]) -> Void, export: @escaping @Sendable () -> [String: String]
+    ) {
+      self.seed = seed
+      self.export = export
+    }
+  }
+  let robots: PersistentCache?
+
+  /// - Parameter thumbnailer: in production a `Thumbnailer` whose `BlobStore` is rooted at `outputDirectory`.
+  public init(
+    outputDirectory: String, configuration: CrawlConfiguration, fetcher: any Fetching,
+    extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil
+  ) {
+    self.robots = robots
+    self.outputDirectory = outputDirectory
+    self.configuration = configuration
+    self.fetcher = fetcher
+    self.extractor = extractor
+    self.thumbnailer = thumbnailer
+  }
+
+  /// The state database's path for an output directory.
+  public static func statePath(for outputDirectory: String) -> String {
+    outputDirectory + "/.thumbify/state.sqlite"
+  }
+
+  /// Runs the crawl.
+  ///
+  /// - Parameters:
+  ///   - openList: opens the URL list; called twice (crawl, then manifest), so it must give the same list.
+  ///   - onEvent: every event of the crawl, awaited.
+  /// - Throws: `CrawlJobError` when the run cannot proceed (locked, state or manifest unwritable).
+  public func run(
+    openList: () throws(StoreError) -> URLListReader,
+    onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
+  ) async throws(CrawlJobError) -> Summary {
+    let started = Date()
+    let lock: RunLock
+    do {
+      lock = try RunLock(directory: outputDirectory)
+    } catch {
+      throw .locked(error)
+    }
+    defer { withExtendedLifetime(lock) {} }
+    do {
+      try FileSystem.makeDirectories(outputDirectory + "/.thumbify")
+      let state = try StateStore(path: Self.statePath(for: outputDirectory))
+      let run = try state.beginRun(options: configuration.variants.cacheKey)
+      if let robots { robots.seed(try state.robotsEntries()) }
+      let crawler = Crawler(
+        configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
+        state: state, run: run.id, outputDirectory: outputDirectory)
+      let counts = Mutex(Summary())
+      try await crawler.crawl(try openList()) { event in
+        counts.withLock { summary in
+          switch event {
+          case .record(_, _, let isReused):
+            if isReused { summary.reused += 1 }
+          case .invalidLine: summary.invalidLines += 1
+          case .duplicate: summary.duplicates += 1
+          }
+        }
+        await onEvent(event)
+      }
+      var summary = counts.withLock { $0 }
+      summary.isResumed = run.isResumed
+      summary.outcomes = [:]
+      summary.imageFailures = 0
+      let writer = try ManifestWriter(path: outputDirectory + "/manifest.jsonl")
+      let list = try openList()
+      try state.forEachRecord(
+        of: run.id,
+        in: {
+          while let entry = list.next() {
+            if case .url(_, _, let normalized) = entry { return normalized }
+          }
+          return nil
+        },
+        { record in
+          try writer.append(record)
+          summary.outcomes[record.outcome, default: 0] += 1
+          if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
+        })
+      if let robots { try state.saveRobotsEntries(robots.export()) }
+      try writer.commit()
+      summary.records = writer.count
+      try state.finishRun(run.id)
+      summary.seconds = Date().timeIntervalSince(started)
+      return summary
+    } catch let error as StoreError {
+      throw .storage(error)
+    } catch let error as StateError {
+      throw .state(error)
+    } catch {
+      throw .storage(.io(path: outputDirectory, operation: "write the manifest in", message: "\(error)"))
+    }
+  }
+}
+
+/// Why a crawl could not run or finish (the CLI exits 70).
+public enum CrawlJobError: Error, Sendable, CustomStringConvertible {
+  case locked(RunLock.Failure)
+  case state(StateError)
+  case storage(StoreError)
+
+  public var description: String {
+    switch self {
+    case .locked(let failure): failure.description
+    case .state(let error): error.description
+    case .storage(let error): error.description
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+
+/// The crawl pipeline as a library: URLs in, one `CrawlRecord` per URL out, streamed as each finishes.
+///
+/// `concurrency` workers pull URLs from the list one at a time (so nothing upstream grows), fetch the
+/// page, extract its metadata, and get the card image's and icon's thumbnails through `ImageStage`
+/// (one download per image URL in flight, one thumbnail per source hash and variant, CPU work on a
+/// pool sized to the cores). Every result is written to the `StateStore` before it is reported, so a
+/// run killed at any point resumes where it stopped.
+///
+/// ```swift
+/// let crawler = Crawler(configuration: .init(), fetcher: fetcher, extractor: extractor,
+///                       thumbnailer: thumbnailer, state: state, run: run.id)
+/// try await crawler.crawl(URLListReader(path: "urls.txt")) { event in print(event) }
+/// ```
+public final class Crawler: Sendable {
+  /// What the crawl reports as it goes.
+  public enum Event: Sendable {
+    /// A URL's record. `isReused` is true when the record was already made by this run (a resumed run
+    /// or a duplicate line) and no work was done.
+    case record(line: Int, record: CrawlRecord, isReused: Bool)
+    /// A line that is not a valid URL; it is skipped.
+    case invalidLine(line: Int, text: String, error: FetchError)
+    /// A line whose normalized URL is being crawled right now for an earlier line.
+    case duplicate(line: Int, url: String)
+  }
+
+  let configuration: CrawlConfiguration
+  let fetcher: any Fetching
+  let extractor: any MetadataExtracting
+  let state: StateStore
+  let run: Int64
+  let images: ImageStage
+  let clock: @Sendable () -> Double
+  private let inFlight = Mutex<Set<String>>([])
+
+  public init(
+    configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
+    thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
+    clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+  ) {
+    self.configuration = configuration
+    self.fetcher = fetcher
+    self.extractor = extractor
+    self.state = state
+    self.run = run
+    self.clock = clock
+    images = ImageStage(
+      configuration: configuration, fetcher: fetcher, thumbnailer: thumbnailer, state: state, run: run,
+      outputDirectory: outputDirectory, clock: clock)
+  }
+
+  /// Crawls every URL of `list`, calling `onEvent` (awaited: a slow consumer slows the crawl) per line.
+  ///
+  /// - Throws: `StateError` when the state database fails; the crawl stops (what was saved stays saved).
+  public func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void)
+    async throws(StateError)
+  {
+    let source = ListCursor(list)
+    do {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<configuration.concurrency {
+          group.addTask {
+            while !Task.isCancelled, let entry = source.next() {
+              try await self.handle(entry, onEvent: onEvent)
+            }
+          }
+        }
+        try await group.waitForAll()
+      }
+    } catch let error as StateError {
+      throw error
+    } catch {
+      return
+    }
+  }
+
+  private func handle(_ entry: URLListReader.Entry, onEvent: @Sendable (Event) async -> Void)
+    async throws(StateError)
+  {
+    switch entry {
+    case .invalid(let line, let text, let error):
+      await onEvent(.invalidLine(line: line, text: text, error: error))
+    case .url(let line, let url, let normalized):
+      let isNew = inFlight.withLock { $0.insert(normalized).inserted }
+      guard isNew else {
+        await onEvent(.duplicate(line: line, url: url))
+        return
+      }
+      defer { _ = inFlight.withLock { $0.remove(normalized) } }
+      let previous = try state.page(normalized)
+      if previous.run == run, let current = previous.current {
+        await onEvent(.record(line: line, record: current, isReused: true))
+        return
+      }
+      let record = try await crawlPage(url: url, normalizedURL: normalized, previous: previous)
+      await onEvent(.record(line: line, record: record, isReused: false))
+    }
+  }
+
+  /// Fetches one page (conditionally when a fresh good record exists) and makes its record.
+  func crawlPage(url: String, normalizedURL: String, previous: StateStore.PageState) async throws(StateError)
+    -> CrawlRecord
+  {
+    let now = clock()
+    var request = FetchRequest(url: normalizedURL, kind: .page)
+    let isFresh =
+      configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
+    if previous.good != nil, isFresh {
+      request.etag = previous.etag
+      request.lastModified = previous.lastModified
+    }
+    let response: FetchResponse
+    do {
+      response = try await fetcher.fetch(request)
+    } catch {
+      return try saveFailure(
+        RecordError(code: error.code, message: error.description, stage: "fetch"), url: url,
+        normalizedURL: normalizedURL, previous: previous)
+    }
+    if response.isNotModified {
+      guard var record = previous.good else {
+        let error = RecordError(
+          code: "httpStatus", message: "The server answered 304 Not Modified to an unconditional request.",
+          stage: "fetch")
+        return try saveFailure(error, url: url, normalizedURL: normalizedURL, previous: previous)
+      }
+      record.url = url
+      record.outcome = .notModified
+      record.error = nil
+      record.fetch?.status = response.status
+      try state.savePage(
+        normalizedURL, record: record, run: run, isGood: true, etag: response.etag ?? previous.etag,
+        lastModified: response.lastModified ?? previous.lastModified, fetchedAt: previous.fetchedAt)
+      return record
+    }
+    let metadata = extractor.extract(
+      html: response.body, pageURL: response.finalURL, contentType: response.contentType)
+    let facts = FetchFacts(
+      finalURL: response.finalURL, status: response.status,
+      redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,
+      lastModified: response.lastModified, fetchedAt: Timestamp.iso8601(now), duration: response.duration)
+    async let image = images.thumbnails(
+      candidates: imageCandidates(metadata), variants: configuration.imageVariants)
+    async let icon = images.thumbnails(
+      candidates: iconCandidates(metadata, pageURL: response.finalURL), variants: configuration.iconVariants)
+    let (imageResult, iconResult) = await (image, icon)
+    let record = CrawlRecord(
+      url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
+      image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
+    )
+    try state.savePage(
+      normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
+      lastModified: response.lastModified, fetchedAt: now)
+    return record
+  }
+
+  /// A failed fetch keeps the last good card, marked stale; without one, the record is `failed`.
+  private func saveFailure(
+    _ error: RecordError, url: String, normalizedURL: String, previous: StateStore.PageState
+  ) throws(StateError) -> CrawlRecord {
+    var record: CrawlRecord
+    if var good = previous.good {
+      good.url = url
+      good.outcome = .stale
+      good.error = error
+      record = good
+    } else {
+      record = CrawlRecord(url: url, normalizedURL: normalizedURL, outcome: .failed, error: error)
+    }
+    record.schema = CrawlRecord.schemaVersion
+    try state.savePage(
+      normalizedURL, record: record, run: run, isGood: false, etag: nil, lastModified: nil, fetchedAt: nil)
+    return record
+  }
+
+  private func imageCandidates(_ metadata: PageMetadata) -> [String] {
+    var urls = (metadata.images ?? []).map(\.url)
+    if let image = metadata.image, !urls.contains(image.url) { urls.insert(image.url, at: 0) }
+    return Array(urls.prefix(configuration.maxImageCandidates))
+  }
+
+  /// The extractor's icons, best first, then `/favicon.ico` when the extractor did not list it.
+  private func iconCandidates(_ metadata: PageMetadata, pageURL: String) -> [String] {
+    guard !configuration.iconVariants.isEmpty else { return [] }
+    var urls = (metadata.icons ?? []).map(\.url)
+    if let icon = metadata.icon, !urls.contains(icon.url) { urls.insert(icon.url, at: 0) }
+    if let favicon = Self.faviconURL(for: pageURL), !urls.contains(favicon) {
+      urls = Array(urls.prefix(configuration.maxIconCandidates - 1))
+      urls.append(favicon)
+    }
+    return Array(urls.prefix(configuration.maxIconCandidates))
+  }
+
+  /// `scheme://host[:port]/favicon.ico` for a page URL.
+  static func faviconURL(for pageURL: String) -> String? {
+    guard let normalized = try? URLNormalization.normalize(pageURL),
+      let schemeEnd = normalized.range(of: "://")
+    else { return nil }
+    let afterScheme = normalized[schemeEnd.upperBound...]
+    let hostEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+    return String(normalized[..<hostEnd]) + "/favicon.ico"
+  }
+}
+
+/// The URL list behind a Mutex, read by one worker at a time.
+private final class ListCursor: Sendable {
+  private let list: Mutex<URLListReader>
+  init(_ list: URLListReader) { self.list = Mutex(list) }
+  func next() -> URLListReader.Entry? { list.withLock { $0.next() } }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// Turns image URLs into stored thumbnails, doing each piece of identical work once.
+///
+/// - One download per image URL in flight (`KeyedTaskPool`), and one per run: a URL fetched earlier
+///   in the run is answered from memory (`results`, an LRU) or from the state database.
+/// - One thumbnail set per (source bytes SHA-256, variants): the same bytes under another URL, or the
+///   same URL in a later run answering 200 with unchanged bytes, reuse the stored thumbnails.
+/// - Across runs, image requests are conditional; a 304 reuses the thumbnails without image work.
+/// - Decode/resize/encode run on the `CPUPool`, never on the caller's task.
+final class ImageStage: Sendable {
+  /// The outcome for one list of candidates: the first that worked, or the last error.
+  struct Outcome: Sendable {
+    var set: ThumbnailSet?
+    var error: RecordError?
+  }
+
+  private let configuration: CrawlConfiguration
+  private let fetcher: any Fetching
+  private let thumbnailer: any ThumbnailMaking
+  private let state: StateStore
+  private let run: Int64
+  private let outputDirectory: String
+  private let clock: @Sendable () -> Double
+  private let downloads = KeyedTaskPool<Result<ThumbnailSet, RecordError>>()
+  private let renders = KeyedTaskPool<Result<ThumbnailSet, RecordError>>()
+  private let results = LRUCache<Result<ThumbnailSet, RecordError>>(capacity: 4096)
+  private let cpu: CPUPool
+
+  init(
+    configuration: CrawlConfiguration, fetcher: any Fetching, thumbnailer: any ThumbnailMaking,
+    state: StateStore, run: Int64, outputDirectory: String, clock: @escaping @Sendable () -> Double
+  ) {
+    self.configuration = configuration
+    self.fetcher = fetcher
+    self.thumbnailer = thumbnailer
+    self.state = state
+    self.run = run
+    self.outputDirectory = outputDirectory
+    self.clock = clock
+    cpu = CPUPool(width: configuration.cpuThreads)
+  }
+
+  /// Tries `candidates` in order and returns the first that gives thumbnails.
+  func thumbnails(candidates: [String], variants: [ThumbnailVariant]) async -> Outcome {
+    guard !variants.isEmpty else { return Outcome() }
+    var lastError: RecordError?
+    for candidate in candidates {
+      switch await thumbnails(for: candidate, variants: variants) {
+      case .success(let set): return Outcome(set: set)
+      case .failure(let error): lastError = error
+      }
+    }
+    return Outcome(error: lastError)
+  }
+
+  /// The thumbnails of one image URL, coalesced with any identical request in flight.
+  func thumbnails(for url: String, variants: [ThumbnailVariant]) async -> Result<
+    ThumbnailSet, RecordError
+  > {
+    let stage = variants.first?.role.rawValue ?? "image"
+    let normalized: String
+    do {
+      normalized = try URLNormalization.normalize(url)
+    } catch {
+      return .failure(RecordError(code: error.code, message: error.description, stage: stage))
+    }
+    let key = variants.cacheKey + " " + normalized
+    if let cached = results[key] { return cached }
+    let result = await downloads.value(for: key) {
+      await self.load(normalized, variants: variants, stage: stage)
+    }
+    results[key] = result
+    return result
+  }
+
+  private func load(_ url: String, variants: [ThumbnailVariant], stage: String) async -> Result<
+    ThumbnailSet, RecordError
+  > {
+    do {
+      return .success(try await loadThrowing(url, variants: variants, stage: stage))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private func loadThrowing(_ url: String, variants: [ThumbnailVariant], stage: String)
+    async throws(RecordError) -> ThumbnailSet
+  {
+    let variantsKey = variants.cacheKey
+    let previous = try wrap(try state.image(url), stage: stage)
+    let known = try previous.sourceSHA256.flatMap { sha throws(RecordError) in
+      try wrap(try state.thumbnails(sourceSHA256: sha, variants: variantsKey), stage: stage)
+    }.flatMap { blobsExist($0) ? $0 : nil }
+    if previous.run == run {
+      if let error = previous.error { throw error }
+      if let known { return relabel(known, source: url) }
+    }
+    let now = clock()
+    var request = FetchRequest(url: url, kind: .image)
+    let isFresh =
+      configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
+    if known != nil, isFresh {
+      request.etag = previous.etag
+      request.lastModified = previous.lastModified
+    }
+    let response: FetchResponse
+    do {
+      response = try await fetcher.fetch(request)
+    } catch {
+      let failure = RecordError(code: error.code, message: error.description, stage: stage)
+      var failed = previous
+      failed.run = run
+      failed.error = failure
+      try wrap(try state.saveImage(url, state: failed), stage: stage)
+      throw failure
+    }
+    if response.isNotModified, let known {
+      var kept = previous
+      kept.run = run
+      kept.error = nil
+      try wrap(try state.saveImage(url, state: kept), stage: stage)
+      return relabel(known, source: url)
+    }
+    let sha = SHA256Digest.hex(of: response.body)
+    let result = await renders.value(for: variantsKey + " " + sha) {
+      await self.render(response.body, sha: sha, source: url, variants: variants, stage: stage)
+    }
+    var saved = StateStore.ImageState(
+      etag: response.etag, lastModified: response.lastModified, sourceSHA256: sha, run: run, fetchedAt: now)
+    if case .failure(let error) = result { saved.error = error }
+    try wrap(try state.saveImage(url, state: saved), stage: stage)
+    return try relabel(result.get(), source: url)
+  }
+
+  /// Makes (or finds) the thumbnails of one source's bytes; blobs are on disk before the state names them.
+  private func render(
+    _ bytes: [UInt8], sha: String, source: String, variants: [ThumbnailVariant], stage: String
+  ) async -> Result<ThumbnailSet, RecordError> {
+    let variantsKey = variants.cacheKey
+    do throws(RecordError) {
+      if let known = try wrap(try state.thumbnails(sourceSHA256: sha, variants: variantsKey), stage: stage),
+        blobsExist(known)
+      {
+        return .success(known)
+      }
+      let thumbnailer = self.thumbnailer
+      let set: ThumbnailSet
+      do {
+        set = try await cpu.run { () throws(ThumbnailError) -> ThumbnailSet in
+          try thumbnailer.thumbnails(of: bytes, source: source, variants: variants)
+        }
+      } catch let error as ThumbnailError {
+        throw RecordError(code: error.code, message: error.description, stage: stage)
+      } catch {
+        throw RecordError(code: "cancelled", message: "The image work was cancelled.", stage: stage)
+      }
+      try wrap(try state.saveThumbnails(set, sourceSHA256: sha, variants: variantsKey), stage: stage)
+      return .success(set)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private func relabel(_ set: ThumbnailSet, source: String) -> ThumbnailSet {
+    var set = set
+    set.source = source
+    return set
+  }
+
+  private func blobsExist(_ set: ThumbnailSet) -> Bool {
+    set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
+  }
+
+  private func wrap<T>(_ body: @autoclosure () throws(StateError) -> T, stage: String) throws(RecordError)
+    -> T
+  {
+    do {
+      return try body()
+    } catch {
+      throw RecordError(code: "stateFailed", message: error.description, stage: stage)
+    }
+  }
+}

@@ -1,0 +1,58 @@
+extension ThumbnailVariant {
+  /// Whether a crawl makes this variant from the card image or from the site icon.
+  public enum Role: String, Sendable { case image, icon }
+
+  /// `icon` for variants whose name starts with `icon`, else `image`.
+  public var role: Role { name.hasPrefix("icon") ? .icon : .image }
+
+  /// The crawl's defaults: `card` 600 px and `card2x` 1200 px wide, and a 64×64 `icon`, all WebP q80.
+  ///
+  /// The card boxes are 600×1200 and 1200×2400 with `contain`: landscape and square images get the
+  /// full width and a height from their aspect ratio; an image taller than twice its width is capped
+  /// at twice the width in height (a 1000×5000 infographic becomes 240×1200). Never upscaled. The
+  /// icon is centre-cropped to 64×64 (smaller icons are kept at their size).
+  public static let crawlDefaults: [ThumbnailVariant] = [
+    ThumbnailVariant(name: "card", box: Size(width: 600, height: 1200)),
+    ThumbnailVariant(name: "card2x", box: Size(width: 1200, height: 2400)),
+    ThumbnailVariant(name: "icon", box: Size(width: 64, height: 64), fit: .cover),
+  ]
+
+  /// The canonical spelling, `card=600x1200,contain,webp,q=80`.
+  public var specification: String {
+    "\(name)=\(box),\(fit.rawValue),\(encoding.format.rawValue),q=\(encoding.quality)"
+  }
+
+  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png][,q=N]`; `nil` when malformed.
+  ///
+  /// A name starting with `icon` makes the variant from the site icon; any other from the card image.
+  public init?(specification text: String) {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard let head = parts.first, let equals = head.firstIndex(of: "=") else { return nil }
+    let name = String(head[..<equals])
+    guard !name.isEmpty,
+      name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+    else { return nil }
+    let dimensions = head[head.index(after: equals)...].lowercased().split(
+      separator: "x", omittingEmptySubsequences: false)
+    guard dimensions.count == 2, let width = Int(dimensions[0]), let height = Int(dimensions[1]),
+      (1...8192).contains(width), (1...8192).contains(height)
+    else { return nil }
+    self.init(name: name, box: Size(width: width, height: height))
+    for option in parts.dropFirst() {
+      if let fit = Fit(rawValue: option) {
+        self.fit = fit
+      } else if let format = OutputFormat(rawValue: option == "jpg" ? "jpeg" : option) {
+        encoding.format = format
+      } else if option.hasPrefix("q="), let quality = Int(option.dropFirst(2)), (1...100).contains(quality) {
+        encoding.quality = quality
+      } else {
+        return nil
+      }
+    }
+  }
+}
+
+extension [ThumbnailVariant] {
+  /// A stable key naming this list of variants (thumbnails are cached per source hash and key).
+  var cacheKey: String { map(\.specification).joined(separator: ";") }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Reads a URL list one line at a time: one URL per line, `#` comments and blank lines skipped.
+///
+/// The list is streamed — only the current line is in memory — so a list of millions of URLs costs
+/// no more than a list of ten. Lines that are not valid http(s) URLs come back as `.invalid` with
+/// their line number; reading goes on.
+///
+/// ```swift
+/// let reader = try URLListReader(path: "urls.txt")
+/// while let entry = reader.next() { … }
+/// ```
+public final class URLListReader: @unchecked Sendable {
+  // Confined to the caller: `next()` is called by one task at a time (the crawler's Mutex-guarded source).
+  /// One meaningful line of the list.
+  public enum Entry: Sendable, Equatable {
+    /// A valid URL: as written, and normalized (see `URLNormalization`).
+    case url(line: Int, url: String, normalizedURL: String)
+    /// A line that is not a valid http(s) URL.
+    case invalid(line: Int, text: String, error: FetchError)
+  }
+
+  private let lines: LineReader
+  private var lineNumber = 0
+  /// Lines longer than this are reported as invalid without being kept whole.
+  public static let maxLineLength = 64 * 1024
+
+  /// Opens the list at `path`.
+  ///
+  /// - Throws: `StoreError.io` when the file cannot be opened, with `strerror`'s message.
+  public init(path: String) throws(StoreError) {
+    lines = try LineReader(path: path, maxLength: Self.maxLineLength)
+  }
+
+  /// Reads the list from an open file descriptor (standard input is 0); the descriptor is duplicated.
+  public init(fileDescriptor: Int32) throws(StoreError) {
+    lines = try LineReader(fileDescriptor: fileDescriptor, maxLength: Self.maxLineLength)
+  }
+
+  /// Reads the list from bytes already in memory.
+  public init(bytes: [UInt8]) {
+    lines = LineReader(bytes: bytes, maxLength: Self.maxLineLength)
+  }
+
+  /// The next URL or invalid line, or `nil` at the end of the list.
+  public func next() -> Entry? {
+    while let line = lines.nextLine() {
+      lineNumber += 1
+      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      if text.isEmpty || text.hasPrefix("#") { continue }
+      if line.count > Self.maxLineLength {
+        return .invalid(
+          line: lineNumber, text: String(text.prefix(80)) + "…", error: .invalidURL("(line too long)"))
+      }
+      do {
+        return .url(line: lineNumber, url: text, normalizedURL: try URLNormalization.normalize(text))
+      } catch {
+        return .invalid(line: lineNumber, text: text, error: error)
+      }
+    }
+    return nil
+  }
+}

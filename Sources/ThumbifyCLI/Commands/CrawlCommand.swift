@@ -1,0 +1,204 @@
+import Foundation
+import Thumbify
+
+/// `thumbify crawl <urls-file|-> --out <dir>`: the nightly job.
+enum CrawlCommand: Subcommand {
+  static let name = "crawl"
+
+  static let spec = CommandSpec(
+    commandName: "thumbify crawl",
+    abstract: "Crawl a URL list into link cards, thumbnails and a manifest.",
+    discussion: """
+      Reads one URL per line ('#' starts a comment; invalid lines are reported with \
+      their line number and skipped), fetches each page, extracts its metadata, makes \
+      thumbnails of its image and icon, and writes content-addressed blobs and \
+      <dir>/manifest.jsonl (one record per URL, in input order). A rerun on the same \
+      directory sends conditional requests and keeps unchanged cards; a killed run is \
+      resumed. See docs/crawl.md.
+
+      Exit status: 0 when every URL succeeded, 1 when some failed or were invalid (they \
+      are in the manifest or the log), 64 for bad usage, 70 when the run could not \
+      proceed (directory locked by another run, state or output not writable).
+      """,
+    arguments: [ArgumentSpec("urls-file", help: "The URL list ('-' reads standard input).")],
+    options: [
+      .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
+      .option(
+        "variant", value: "spec",
+        help:
+          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png][,q=N]; repeat for several. "
+          + "Names starting with 'icon' are made from the icon. (default: card=600x1200, "
+          + "card2x=1200x2400, icon=64x64,cover)",
+        isRepeating: true),
+      .option(
+        "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
+      .option("timeout", value: "seconds", help: "Timeout of one request.", default: "30"),
+      .option("concurrency", value: "n", help: "URLs crawled at once.", default: "64"),
+      .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
+      .flag("allow-private-network", help: "Allow loopback and private addresses (tests, local demos)."),
+      .flag("ignore-robots", help: "Do not fetch or honour robots.txt."),
+      .option(
+        "cacert", value: "file", help: "A PEM file of CA certificates to trust instead of the system's."),
+      .option("contact", value: "url", help: "A URL identifying the operator, sent in the User-Agent."),
+      .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
+      .option("log-format", value: "format", help: "text or json.", default: "text"),
+    ]
+  )
+
+  /// The command line's settings, checked.
+  struct Options: Sendable {
+    var listPath: String
+    var outputDirectory: String
+    var configuration: CrawlConfiguration
+    var timeout: Double
+    var perHost: Int
+    var allowsPrivateNetwork: Bool
+    var ignoresRobots: Bool
+    var caFile: String?
+    var contactURL: String?
+    var isQuiet: Bool
+    var logFormat: CrawlProgress.LogFormat
+  }
+
+  static func parse(_ arguments: ParsedArguments) throws(UsageError) -> Options {
+    func integer(_ name: String, _ synopsis: String, range: ClosedRange<Int>) throws(UsageError) -> Int {
+      let text = arguments.value(name) ?? ""
+      guard let value = Int(text), range.contains(value) else {
+        throw UsageError("The value '\(text)' is invalid for '--\(name) <\(synopsis)>'")
+      }
+      return value
+    }
+    var variants: [ThumbnailVariant] = []
+    for text in arguments.values("variant") {
+      guard let variant = ThumbnailVariant(specification: text) else {
+        throw UsageError("The value '\(text)' is invalid for '--variant <spec>'")
+      }
+      if variants.contains(where: { $0.name == variant.name }) {
+        throw UsageError("The variant name '\(variant.name)' is given twice")
+      }
+      variants.append(variant)
+    }
+    var maxAge: Double?
+    if let text = arguments.value("max-age") {
+      guard let seconds = DurationParser.seconds(text) else {
+        throw UsageError("The value '\(text)' is invalid for '--max-age <duration>'")
+      }
+      maxAge = seconds
+    }
+    let timeoutText = arguments.value("timeout") ?? "30"
+    guard let timeout = Double(timeoutText), timeout > 0, timeout <= 3_600 else {
+      throw UsageError("The value '\(timeoutText)' is invalid for '--timeout <seconds>'")
+    }
+    let formatText = arguments.value("log-format") ?? "text"
+    guard let logFormat = CrawlProgress.LogFormat(rawValue: formatText) else {
+      throw UsageError("The value '\(formatText)' is invalid for '--log-format <format>'")
+    }
+    let concurrency = try integer("concurrency", "n", range: 1...4_096)
+    return Options(
+      listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
+      configuration: CrawlConfiguration(
+        concurrency: concurrency, maxAge: maxAge,
+        variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants),
+      timeout: timeout, perHost: try integer("per-host", "n", range: 1...256),
+      allowsPrivateNetwork: arguments.flag("allow-private-network"),
+      ignoresRobots: arguments.flag("ignore-robots"),
+      caFile: arguments.value("cacert"), contactURL: arguments.value("contact"),
+      isQuiet: arguments.flag("quiet"),
+      logFormat: logFormat)
+  }
+
+  static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
+    let options = try parse(arguments)
+    func fatal(_ message: String) -> Int32 {
+      console.printError("Error: \(message)")
+      return ExitCode.fatal
+    }
+    let listPath: String
+    if options.listPath == "-" {
+      // Standard input is read once; it is spooled to the state directory so the manifest pass can
+      // read it again in order, without holding the list in memory.
+      let spool = options.outputDirectory + "/.thumbify/stdin-urls.txt"
+      do {
+        try FileSystem.makeDirectories(options.outputDirectory + "/.thumbify")
+        try console.copyStandardInput(to: spool)
+      } catch {
+        return fatal(error.description)
+      }
+      listPath = spool
+    } else {
+      listPath = options.listPath
+    }
+    guard access(listPath, R_OK) == 0 else {
+      return fatal("Cannot read the URL list '\(listPath)': \(String(cString: strerror(errno))).")
+    }
+    let components: Production
+    do {
+      components = try Production(options: options)
+    } catch {
+      return fatal(error.description)
+    }
+    defer { components.shutdown() }
+    let total = console.isErrorTerminal && !options.isQuiet ? countLines(listPath) : nil
+    let progress = CrawlProgress(
+      console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
+    let job = CrawlJob(
+      outputDirectory: options.outputDirectory, configuration: options.configuration,
+      fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
+      robots: components.robots)
+    let summary: CrawlJob.Summary
+    do {
+      summary = try await job.run(
+        openList: { () throws(StoreError) in try URLListReader(path: listPath) },
+        onEvent: { progress.record($0) })
+    } catch {
+      progress.finish()
+      return fatal(error.description)
+    }
+    progress.finish()
+    if !options.isQuiet {
+      let manifest = options.outputDirectory + "/manifest.jsonl"
+      console.print(progress.summary(summary, written: components.store.written, manifest: manifest))
+    }
+    return summary.isAllGood ? ExitCode.success : ExitCode.someFailed
+  }
+
+  /// Non-comment, non-blank lines of the list, for the progress bar's total.
+  private static func countLines(_ path: String) -> Int? {
+    guard let reader = try? URLListReader(path: path) else { return nil }
+    var count = 0
+    while reader.next() != nil { count += 1 }
+    return count
+  }
+}
+
+extension Console {
+  /// Copies standard input to `path` in 64 KB chunks, for commands that read it twice.
+  func copyStandardInput(to path: String) throws(StoreError) {
+    guard let input = inputDescriptor else {
+      try FileSystem.writeAtomically(readStandardInput(), to: path)
+      return
+    }
+    let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard output >= 0 else {
+      throw .io(path: path, operation: "create", message: String(cString: strerror(errno)))
+    }
+    defer { close(output) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else {
+        throw .io(path: "standard input", operation: "read", message: String(cString: strerror(errno)))
+      }
+      if count == 0 { return }
+      var offset = 0
+      while offset < count {
+        let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
+        guard written > 0 else {
+          throw .io(path: path, operation: "write", message: String(cString: strerror(errno)))
+        }
+        offset += written
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import ThumbifyCLI
+
+@Suite("thumbify crawl and gc command lines")
+struct CrawlCommandTests {
+  static let crawlUsage =
+    "thumbify crawl <urls-file> --out <dir> [--variant <spec> ...] [--max-age <duration>] "
+    + "[--timeout <seconds>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
+    + "[--cacert <file>] [--contact <url>] [--quiet] [--log-format <format>]"
+
+  @Test func crawlHelpShowsUsageOptionsAndExitCodes() async {
+    let result = await runCLI(["crawl", "--help"])
+    #expect(result.status == 0)
+    #expect(result.err.isEmpty)
+    #expect(result.out.hasPrefix("OVERVIEW: Crawl a URL list into link cards, thumbnails and a manifest.\n"))
+    #expect(result.out.contains("\nUSAGE: \(Self.crawlUsage)\n"))
+    #expect(result.out.contains("\n  <urls-file>             The URL list ('-' reads standard input).\n"))
+    #expect(result.out.contains("\n  -o, --out <dir>         The output directory.\n"))
+    #expect(result.out.contains("\n  --log-format <format>   text or json. (default: text)\n"))
+    #expect(result.out.contains("64 for bad usage, 70 when the run could"))
+  }
+
+  @Test func rootHelpListsCrawlAndGC() async {
+    let result = await runCLI(["--help"])
+    #expect(
+      result.out.contains(
+        "\n  crawl                   Crawl a URL list into link cards, thumbnails and a\n                          manifest.\n"
+      ))
+    #expect(
+      result.out.contains("\n  gc                      Remove blobs that no manifest record references.\n"))
+  }
+
+  @Test(arguments: [
+    (["crawl", "urls.txt"], "Missing expected argument '--out <dir>'"),
+    (["crawl", "--out", "x"], "Missing expected argument '<urls-file>'"),
+    (
+      ["crawl", "u", "--out", "x", "--variant", "card=600"],
+      "The value 'card=600' is invalid for '--variant <spec>'"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--variant", "a=1x1", "--variant", "a=2x2"],
+      "The variant name 'a' is given twice"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--max-age", "soon"],
+      "The value 'soon' is invalid for '--max-age <duration>'"
+    ),
+    (["crawl", "u", "--out", "x", "--timeout", "0"], "The value '0' is invalid for '--timeout <seconds>'"),
+    (["crawl", "u", "--out", "x", "--concurrency", "-3"], "Missing value for '--concurrency <n>'"),
+    (["crawl", "u", "--out", "x", "--per-host", "zero"], "The value 'zero' is invalid for '--per-host <n>'"),
+    (
+      ["crawl", "u", "--out", "x", "--log-format", "xml"],
+      "The value 'xml' is invalid for '--log-format <format>'"
+    ),
+    (["crawl", "u", "--out", "x", "--bogus"], "Unknown option '--bogus'"),
+  ])
+  func badCrawlUsageIsTheThreeLineErrorBlock(arguments: [String], message: String) async {
+    let result = await runCLI(arguments)
+    #expect(result.status == 64)
+    #expect(result.out.isEmpty)
+    #expect(
+      result.err
+        == "Error: \(message)\nUsage: \(Self.crawlUsage)\n  See 'thumbify crawl --help' for more information.\n"
+    )
+  }
+
+  @Test func anUnreadableListIsFatal() async {
+    let result = await runCLI([
+      "crawl", "/nonexistent/urls.txt", "--out", NSTemporaryDirectory() + "thumbify-x",
+    ])
+    #expect(result.status == 70)
+    #expect(
+      result.err == "Error: Cannot read the URL list '/nonexistent/urls.txt': No such file or directory.\n")
+  }
+
+  @Test func gcUsageAndErrors() async {
+    let help = await runCLI(["gc", "--help"])
+    #expect(help.status == 0)
+    #expect(help.out.contains("\nUSAGE: thumbify gc <dir> [--grace <duration>] [--quiet]\n"))
+    let bad = await runCLI(["gc", "out", "--grace", "later"])
+    #expect(bad.status == 64)
+    #expect(bad.err.hasPrefix("Error: The value 'later' is invalid for '--grace <duration>'\n"))
+    let missing = await runCLI(["gc", "/nonexistent/dir"])
+    #expect(missing.status == 70)
+    #expect(
+      missing.err
+        == "Error: '/nonexistent/dir' is not a crawl output directory (no manifest.jsonl or state).\n")
+  }
+
+  @Test(arguments: [
+    ("90", 90.0), ("90s", 90), ("30m", 1_800), ("12h", 43_200), ("7d", 604_800), ("2w", 1_209_600),
+  ])
+  func durationsParse(text: String, seconds: Double) {
+    #expect(DurationParser.seconds(text) == seconds)
+  }
+
+  @Test(arguments: ["", "d", "-1d", "1y", "nan"])
+  func badDurationsAreRejected(text: String) {
+    #expect(DurationParser.seconds(text) == nil)
+  }
+}

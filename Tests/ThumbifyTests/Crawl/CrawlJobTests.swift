@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import Thumbify
+
+/// The crawl pipeline with doubles for the network, extraction and imaging: what is fetched,
+/// what is reused, what the manifest says.
+@Suite("Crawl job with doubles")
+struct CrawlJobTests {
+  let directory = makeTemporaryDirectory()
+  let fetcher = StubFetcher()
+
+  init() {
+    fetcher.serve(
+      "http://site.test/a", "title: A\nimage: http://site.test/og.jpg\nicon: http://site.test/i.png")
+    fetcher.serve(
+      "http://site.test/b", "title: B\nimage: http://site.test/og.jpg\nicon: http://site.test/i.png")
+    fetcher.serve("http://site.test/c", "title: C\nimage: http://site.test/c.jpg")
+    fetcher.serve("http://site.test/og.jpg", bytes: Array("site-wide image".utf8))
+    fetcher.serve("http://site.test/c.jpg", bytes: Array("own image".utf8))
+    fetcher.serve("http://site.test/i.png", bytes: Array("icon".utf8))
+    fetcher.serve("http://site.test/favicon.ico", bytes: Array("favicon".utf8))
+  }
+
+  func crawl(_ list: String, configuration: CrawlConfiguration = CrawlConfiguration(concurrency: 4))
+    async throws -> (CrawlJob.Summary, [CrawlRecord], StubThumbnailer)
+  {
+    let thumbnailer = StubThumbnailer(root: directory)
+    let job = CrawlJob(
+      outputDirectory: directory, configuration: configuration, fetcher: fetcher, extractor: StubExtractor(),
+      thumbnailer: thumbnailer)
+    let summary = try await job.run(openList: { URLListReader(bytes: Array(list.utf8)) })
+    return (summary, try readManifest(directory), thumbnailer)
+  }
+
+  static let list = """
+    # three pages, one shared og:image
+    http://site.test/a
+
+    HTTP://SITE.TEST:80/b#top
+    not a url
+    http://site.test/c
+    http://site.test/a
+    """
+
+  @Test func fullRunWritesOneRecordPerURLInInputOrder() async throws {
+    defer { removeDirectory(directory) }
+    let (summary, records, _) = try await crawl(Self.list)
+    #expect(
+      records.map(\.normalizedURL) == ["http://site.test/a", "http://site.test/b", "http://site.test/c"])
+    #expect(records.map(\.url) == ["http://site.test/a", "HTTP://SITE.TEST:80/b#top", "http://site.test/c"])
+    #expect(records.allSatisfy { $0.outcome == .ok && $0.schema == CrawlRecord.schemaVersion })
+    #expect(records[0].metadata?.title == "A")
+    #expect(records[0].image?.variants.map(\.name) == ["card", "card2x"])
+    #expect(records[0].icon?.variants.map(\.name) == ["icon"])
+    #expect(records[2].icon?.source == "http://site.test/favicon.ico")
+    #expect(summary.invalidLines == 1)
+    #expect(summary.duplicates + summary.reused == 1)
+    #expect(summary.outcomes[.ok] == 3)
+    #expect(!summary.isAllGood)
+    for path in records.flatMap(\.blobPaths) {
+      #expect(FileManager.default.fileExists(atPath: directory + "/" + path))
+    }
+  }
+
+  @Test func aSharedImageIsFetchedAndResizedOnce() async throws {
+    defer { removeDirectory(directory) }
+    var list = ""
+    for index in 0..<40 {
+      fetcher.serve("http://site.test/p\(index)", "title: P\(index)\nimage: http://site.test/og.jpg")
+      list += "http://site.test/p\(index)\n"
+    }
+    let (_, records, thumbnailer) = try await crawl(list, configuration: CrawlConfiguration(concurrency: 16))
+    #expect(records.count == 40)
+    #expect(fetcher.requests(for: "http://site.test/og.jpg").count == 1)
+    #expect(thumbnailer.sources.filter { $0 == "http://site.test/og.jpg" }.count == 1)
+    #expect(Set(records.compactMap { $0.image?.variants.first?.path }).count == 1)
+  }
+
+  @Test func rerunSendsConditionalRequestsAndDoesNoImageWork() async throws {
+    defer { removeDirectory(directory) }
+    let (_, first, _) = try await crawl(Self.list)
+    let blobsBefore = blobFiles(directory)
+    fetcher.resetLog()
+    let (summary, second, thumbnailer) = try await crawl(Self.list)
+    #expect(second.allSatisfy { $0.outcome == .notModified })
+    #expect(summary.outcomes[.notModified] == 3)
+    #expect(fetcher.requests.allSatisfy { $0.etag != nil })
+    #expect(!fetcher.requests.contains { $0.kind == .image })
+    #expect(thumbnailer.sources.isEmpty)
+    #expect(second.map(\.image) == first.map(\.image))
+    #expect(blobFiles(directory) == blobsBefore)
+  }
+
+  @Test func aChangedPageIsUpdated() async throws {
+    defer { removeDirectory(directory) }
+    _ = try await crawl(Self.list)
+    fetcher.serve("http://site.test/c", "title: C2\nimage: http://site.test/og.jpg", etag: "\"v2\"")
+    let (_, records, _) = try await crawl(Self.list)
+    #expect(records[2].outcome == .ok)
+    #expect(records[2].metadata?.title == "C2")
+    #expect(records[2].image?.source == "http://site.test/og.jpg")
+    #expect(records[2].fetch?.etag == "\"v2\"")
+  }
+
+  @Test func aFailingPageKeepsItsLastGoodCardMarkedStale() async throws {
+    defer { removeDirectory(directory) }
+    let (_, first, _) = try await crawl(Self.list)
+    fetcher.fail("http://site.test/b", .httpStatus(503))
+    fetcher.fail("http://site.test/new", .dns("Could not resolve host: site.test"))
+    let (summary, records, _) = try await crawl(Self.list + "\nhttp://site.test/new")
+    #expect(records[1].outcome == .stale)
+    #expect(
+      records[1].error
+        == RecordError(code: "httpStatus", message: "The server answered HTTP 503.", stage: "fetch"))
+    #expect(records[1].metadata == first[1].metadata)
+    #expect(records[1].image == first[1].image)
+    #expect(records[3].outcome == .failed)
+    #expect(records[3].error?.code == "dns")
+    #expect(summary.outcomes[.stale] == 1)
+    #expect(summary.outcomes[.failed] == 1)
+    // The next good fetch clears the stale mark and the error.
+    fetcher.serve("http://site.test/b", "title: B again", etag: "\"v3\"")
+    let (_, third, _) = try await crawl(Self.list)
+    #expect(third[1].outcome == .ok)
+    #expect(third[1].error == nil)
+  }
+
+  @Test func maxAgeForcesAnUnconditionalRefresh() async throws {
+    defer { removeDirectory(directory) }
+    _ = try await crawl(Self.list)
+    fetcher.resetLog()
+    let (_, records, thumbnailer) = try await crawl(Self.list, configuration: CrawlConfiguration(maxAge: 0))
+    #expect(records.allSatisfy { $0.outcome == .ok })
+    #expect(fetcher.requests.allSatisfy { $0.etag == nil })
+    // Unchanged bytes are recognised by their hash: no new thumbnails are made.
+    #expect(thumbnailer.sources.isEmpty)
+  }
+
+  @Test func imageFailuresFallBackDownTheCandidates() async throws {
+    defer { removeDirectory(directory) }
+    fetcher.serve("http://site.test/d", "image: http://site.test/missing.jpg\nimage: http://site.test/c.jpg")
+    fetcher.serve(
+      "http://site.test/e", "image: http://site.test/corrupt.jpg\nicon: http://site.test/gone.png")
+    fetcher.serve("http://site.test/corrupt.jpg", bytes: Array("CORRUPT".utf8))
+    fetcher.fail("http://site.test/favicon.ico", .httpStatus(404))
+    let (summary, records, _) = try await crawl("http://site.test/d\nhttp://site.test/e\n")
+    #expect(records[0].image?.source == "http://site.test/c.jpg")
+    #expect(records[0].imageError == nil)
+    #expect(records[1].outcome == .ok)
+    #expect(records[1].image == nil)
+    #expect(records[1].imageError?.code == "undecodableImage")
+    #expect(records[1].imageError?.stage == "image")
+    #expect(records[1].iconError?.code == "httpStatus")
+    #expect(summary.imageFailures == 2)
+  }
+
+  @Test func anInterruptedRunIsResumedWithoutRedoingFinishedURLs() async throws {
+    defer { removeDirectory(directory) }
+    // Given a run that finished two URLs and then died before writing its manifest
+    let state = try StateStore(path: CrawlJob.statePath(for: directory))
+    let run = try state.beginRun(options: ThumbnailVariant.crawlDefaults.cacheKey)
+    let crawler = Crawler(
+      configuration: CrawlConfiguration(), fetcher: fetcher, extractor: StubExtractor(),
+      thumbnailer: StubThumbnailer(root: directory), state: state, run: run.id, outputDirectory: directory)
+    try await crawler.crawl(URLListReader(bytes: Array("http://site.test/a\nhttp://site.test/c\n".utf8))) {
+      _ in
+    }
+    fetcher.resetLog()
+    // When the next run starts
+    let (summary, records, _) = try await crawl(Self.list)
+    // Then it resumes: only the unfinished URL is fetched
+    #expect(summary.isResumed)
+    #expect(summary.reused >= 2)
+    #expect(Set(fetcher.requests.filter { $0.kind == .page }.map(\.url)) == ["http://site.test/b"])
+    #expect(records.count == 3)
+    // And a run after a finished one starts afresh.
+    let (next, _, _) = try await crawl(Self.list)
+    #expect(!next.isResumed)
+  }
+
+  @Test func aSecondRunOnTheSameDirectoryIsRefused() async throws {
+    defer { removeDirectory(directory) }
+    let lock = try RunLock(directory: directory)
+    await #expect {
+      _ = try await crawl(Self.list)
+    } throws: { error in
+      guard let error = error as? CrawlJobError, case .locked(.held(_, let pid)) = error else { return false }
+      return pid == getpid()
+    }
+    withExtendedLifetime(lock) {}
+    // Once released, the directory can be crawled.
+    _ = consume lock
+    let (summary, _, _) = try await crawl(Self.list)
+    #expect(summary.records == 3)
+  }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Thumbify
+
+@Suite("URL list reader")
+struct URLListReaderTests {
+  static let text = """
+    # a comment
+    http://example.com/a
+
+    \t HTTPS://Example.com:443/b  \r
+    not a url
+    ftp://example.com/c
+    #http://example.com/commented
+    http://example.com/d
+    """
+
+  func entries(_ reader: URLListReader) -> [URLListReader.Entry] {
+    var entries: [URLListReader.Entry] = []
+    while let entry = reader.next() { entries.append(entry) }
+    return entries
+  }
+
+  static let expected: [URLListReader.Entry] = [
+    .url(line: 2, url: "http://example.com/a", normalizedURL: "http://example.com/a"),
+    .url(line: 4, url: "HTTPS://Example.com:443/b", normalizedURL: "https://example.com/b"),
+    .invalid(line: 5, text: "not a url", error: .invalidURL("not a url")),
+    .invalid(line: 6, text: "ftp://example.com/c", error: .unsupportedScheme("ftp")),
+    .url(line: 8, url: "http://example.com/d", normalizedURL: "http://example.com/d"),
+  ]
+
+  @Test func skipsCommentsAndBlanksAndReportsInvalidLinesWithTheirNumbers() {
+    #expect(entries(URLListReader(bytes: Array(Self.text.utf8))) == Self.expected)
+  }
+
+  @Test func readsFilesAndDescriptorsTheSameWay() throws {
+    let directory = makeTemporaryDirectory("list")
+    defer { removeDirectory(directory) }
+    let path = directory + "/urls.txt"
+    try Self.text.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(entries(try URLListReader(path: path)) == Self.expected)
+    let descriptor = open(path, O_RDONLY)
+    defer { close(descriptor) }
+    #expect(entries(try URLListReader(fileDescriptor: descriptor)) == Self.expected)
+  }
+
+  @Test func aMissingFileIsATypedError() {
+    #expect(
+      throws: StoreError.io(
+        path: "/nonexistent/urls.txt", operation: "open", message: "No such file or directory")
+    ) {
+      try URLListReader(path: "/nonexistent/urls.txt")
+    }
+  }
+
+  @Test func anOverlongLineIsInvalidWithoutBeingKept() {
+    let long = "http://example.com/" + String(repeating: "a", count: URLListReader.maxLineLength * 2)
+    let reader = URLListReader(bytes: Array((long + "\nhttp://example.com/ok\n").utf8))
+    guard case .invalid(let line, let text, _) = reader.next() else {
+      Issue.record("expected an invalid line")
+      return
+    }
+    #expect(line == 1)
+    #expect(text.count < 100)
+    #expect(
+      reader.next() == .url(line: 2, url: "http://example.com/ok", normalizedURL: "http://example.com/ok"))
+    #expect(reader.next() == nil)
+  }
+}
+
+@Suite("Variant specifications")
+struct VariantSpecificationTests {
+  @Test(arguments: [
+    ("card=600x1200", "card=600x1200,contain,webp,q=80"),
+    ("hero=1200x630,cover,jpeg", "hero=1200x630,cover,jpeg,q=80"),
+    ("icon-sm=32x32,png,cover,q=90", "icon-sm=32x32,cover,png,q=90"),
+    ("x=10X20,jpg", "x=10x20,contain,jpeg,q=80"),
+  ])
+  func parsesAndPrintsCanonically(text: String, canonical: String) throws {
+    let variant = try #require(ThumbnailVariant(specification: text))
+    #expect(variant.specification == canonical)
+  }
+
+  @Test(arguments: [
+    "card", "=600x300", "card=600", "card=0x10", "card=600x300,gif", "card=600x300,q=0", "c d=1x1",
+  ])
+  func rejectsMalformedSpecifications(text: String) {
+    #expect(ThumbnailVariant(specification: text) == nil)
+  }
+
+  @Test func iconVariantsAreMadeFromTheIcon() {
+    #expect(ThumbnailVariant(specification: "icon2x=128x128")?.role == .icon)
+    #expect(ThumbnailVariant(specification: "card=600x1200")?.role == .image)
+    #expect(ThumbnailVariant.crawlDefaults.map(\.role) == [.image, .image, .icon])
+  }
+}
+
+@Suite("Keyed task pool")
+struct KeyedTaskPoolTests {
+  @Test func concurrentRequestsForOneKeyShareOneTask() async {
+    let pool = KeyedTaskPool<Int>()
+    let runs = Counter()
+    await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<20 {
+        group.addTask {
+          await pool.value(for: "k") {
+            runs.increment()
+            try? await Task.sleep(for: .milliseconds(50))
+            return 7
+          }
+        }
+      }
+      for await value in group { #expect(value == 7) }
+    }
+    #expect(runs.value == 1)
+    #expect(pool.count == 0)
+  }
+}
+
+/// A thread-safe counter for tests.
+final class Counter: Sendable {
+  private let storage = Mutex(0)
+  func increment() { storage.withLock { $0 += 1 } }
+  var value: Int { storage.withLock { $0 } }
+}
