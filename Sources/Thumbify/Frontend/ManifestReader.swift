@@ -45,19 +45,18 @@ public struct ManifestReader: Sendable {
   ///
   /// - Throws: `ManifestError` for an unreadable file or malformed line, or what `body` throws.
   public func readRecords(_ body: (CrawlRecord) throws -> Void) throws {
-    guard let file = fopen(path, "rb") else {
-      throw ManifestError.unreadable(path: path, message: String(cString: strerror(errno)))
+    let lines: LineReader
+    do {
+      lines = try LineReader(path: path, maxLength: Self.maximumLineLength)
+    } catch {
+      throw ManifestError.unreadable(path: path, message: Self.message(error))
     }
-    defer { fclose(file) }
     let decoder = JSONDecoder()
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    var line = [UInt8]()
     var lineNumber = 0
-
-    func emit() throws {
+    while let line = lines.nextLine() {
       lineNumber += 1
-      defer { line.removeAll(keepingCapacity: true) }
-      guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
+      if line.count > Self.maximumLineLength { throw ManifestError.lineTooLong(path: path, line: lineNumber) }
+      guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
       let record: CrawlRecord
       do {
         record = try decoder.decode(CrawlRecord.self, from: Data(line))
@@ -66,27 +65,12 @@ public struct ManifestReader: Sendable {
       }
       try body(record)
     }
+  }
 
-    while true {
-      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-      if count == 0 {
-        if ferror(file) != 0 {
-          throw ManifestError.unreadable(path: path, message: String(cString: strerror(errno)))
-        }
-        break
-      }
-      var start = 0
-      for index in 0..<count where chunk[index] == 0x0A {
-        line.append(contentsOf: chunk[start..<index])
-        try emit()
-        start = index + 1
-      }
-      line.append(contentsOf: chunk[start..<count])
-      if line.count > Self.maximumLineLength {
-        throw ManifestError.lineTooLong(path: path, line: lineNumber + 1)
-      }
+  private static func message(_ error: StoreError) -> String {
+    switch error {
+    case .io(_, _, let message): message
     }
-    if !line.isEmpty { try emit() }
   }
 
   /// A decoding error as a short sentence fragment.
