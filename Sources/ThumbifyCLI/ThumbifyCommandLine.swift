@@ -9,6 +9,9 @@ public enum ThumbifyCommandLine {
     ExtractCommand.self,
     CrawlCommand.self,
     GCCommand.self,
+    ReportCommand.self,
+    CardsCommand.self,
+    CardKeyCommand.self,
   ]
 
   static let rootSpec = CommandSpec(

@@ -4,8 +4,8 @@ import CCrypto
 ///
 /// The corresponding C function is `EVP_Digest` with `EVP_sha256()`.
 public enum SHA256Digest {
-  /// The lower-case hex SHA-256 of `bytes`.
-  public static func hex(of bytes: [UInt8]) -> String {
+  /// The 32 digest bytes of `bytes`.
+  public static func bytes(of bytes: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
     var length: UInt32 = 0
     let status = bytes.withUnsafeBytes { input in
@@ -15,10 +15,20 @@ public enum SHA256Digest {
     }
     // EVP_Digest with a built-in digest fails only when libcrypto cannot allocate a context.
     precondition(status == 1, "libcrypto could not compute a SHA-256 digest")
+    return Array(digest.prefix(Int(length)))
+  }
+
+  /// The lower-case hex SHA-256 of `bytes`.
+  public static func hex(of bytes: [UInt8]) -> String {
+    hex(digest: self.bytes(of: bytes))
+  }
+
+  /// Digest bytes as lower-case hex.
+  public static func hex(digest: [UInt8]) -> String {
     let table = Array("0123456789abcdef".utf8)
     var hex = [UInt8]()
-    hex.reserveCapacity(Int(length) * 2)
-    for byte in digest.prefix(Int(length)) {
+    hex.reserveCapacity(digest.count * 2)
+    for byte in digest {
       hex.append(table[Int(byte >> 4)])
       hex.append(table[Int(byte & 0x0f)])
     }

@@ -9,6 +9,7 @@ import Synchronization
 /// 3. Crawls the list with `Crawler`, saving each record as it is made.
 /// 4. Reads the list a second time and writes `manifest.jsonl` (one record per distinct URL, in input
 ///    order) to a temp file, fsyncs it and renames it into place; then marks the run finished.
+///    The per-URL card files (`cards/<key>.json`, `CardWriter`) are written alongside.
 ///
 /// Memory is bounded by the configuration's concurrency, never by the length of the list.
 public final class CrawlJob: Sendable {
@@ -120,6 +121,7 @@ public final class CrawlJob: Sendable {
       summary.outcomes = [:]
       summary.imageFailures = 0
       let writer = try ManifestWriter(path: outputDirectory + "/manifest.jsonl")
+      var cards = try CardWriter(outputDirectory: outputDirectory).start()
       let list = try openList()
       try state.forEachRecord(
         of: run.id,
@@ -131,11 +133,13 @@ public final class CrawlJob: Sendable {
         },
         { record in
           try writer.append(record)
+          try cards.write(record)
           summary.outcomes[record.outcome, default: 0] += 1
           if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
         })
       if let robots { try state.saveRobotsEntries(robots.export()) }
       try writer.commit()
+      _ = try cards.finish()
       summary.records = writer.count
       try state.finishRun(run.id)
       summary.seconds = Date().timeIntervalSince(started)

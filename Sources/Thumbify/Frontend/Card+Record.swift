@@ -1,0 +1,116 @@
+import Foundation
+
+extension Card {
+  /// The card a crawl record draws.
+  ///
+  /// `failed` records give a card holding only the URL, domain and error, so a frontend can say
+  /// why there is no preview; `stale` records keep their last good data and carry the new error.
+  public init(record: CrawlRecord) {
+    let metadata = record.outcome == .failed ? nil : record.metadata
+    let link = [metadata?.url, record.fetch?.finalURL, record.normalizedURL, record.url]
+      .lazy.compactMap { $0 }.first { Self.isLinkable($0) }
+    let state: State =
+      switch record.outcome {
+      case .ok, .notModified: .ok
+      case .stale: .stale
+      case .failed: .failed
+      }
+    self.init(
+      schema: Self.schemaVersion,
+      key: CardKey(normalizedURL: record.normalizedURL).hex,
+      url: link,
+      normalizedURL: record.normalizedURL,
+      domain: Self.domain(of: link ?? record.normalizedURL),
+      state: state,
+      stale: state == .stale,
+      title: Self.text(metadata?.title),
+      description: Self.text(metadata?.description),
+      siteName: Self.text(metadata?.siteName),
+      lang: Self.text(metadata?.lang),
+      image: state == .failed ? nil : record.image.map { Picture($0, alt: metadata?.image?.alt) },
+      icon: state == .failed ? nil : record.icon.map { Picture($0, alt: nil) },
+      video: metadata?.video.flatMap(Video.init),
+      error: record.error.map { Failure(code: $0.code, message: $0.message, stage: $0.stage) }
+    )
+  }
+
+  /// Whether `string` is an absolute http or https URL with a host: the only links a card makes.
+  public static func isLinkable(_ string: String) -> Bool {
+    guard let components = URLComponents(string: string), let scheme = components.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+    else { return false }
+    return true
+  }
+
+  /// The host of `url` for display: lower-case, without a leading `www.`.
+  static func domain(of url: String) -> String? {
+    guard var host = URLComponents(string: url)?.host?.lowercased(), !host.isEmpty else { return nil }
+    if host.hasPrefix("www.") { host.removeFirst(4) }
+    return host
+  }
+
+  /// Whether `value` is `#rrggbb`.
+  static func isHexColor(_ value: String) -> Bool {
+    let bytes = Array(value.utf8)
+    return bytes.count == 7 && bytes[0] == UInt8(ascii: "#") && bytes.dropFirst().allSatisfy(\.isHexDigit)
+  }
+
+  /// Whether `value` looks like a base64 ThumbHash (at most 64 characters of the base64 alphabet).
+  static func isThumbHash(_ value: String) -> Bool {
+    let bytes = Array(value.utf8)
+    return (5...64).contains(bytes.count) && bytes.allSatisfy { $0.isBase64Digit }
+  }
+
+  /// Trims surrounding white space, drops empty strings and cuts text at `maximumTextLength`.
+  static func text(_ value: String?) -> String? {
+    guard let value, let first = value.unicodeScalars.first, let last = value.unicodeScalars.last else {
+      return nil
+    }
+    // Most text needs no trimming and is short: skip the grapheme walks then.
+    let isPadded = first.properties.isWhitespace || last.properties.isWhitespace
+    let trimmed = isPadded ? value.trimmingCharacters(in: .whitespacesAndNewlines) : value
+    if trimmed.isEmpty { return nil }
+    guard trimmed.utf8.count > maximumTextLength, trimmed.count > maximumTextLength else { return trimmed }
+    return String(trimmed.prefix(maximumTextLength - 1)) + "…"
+  }
+
+}
+
+extension Card.Picture {
+  init(_ set: ThumbnailSet, alt: String?) {
+    self.init(
+      width: set.width, height: set.height,
+      placeholder: Card.isThumbHash(set.placeholder) ? set.placeholder : nil,
+      color: Card.isHexColor(set.color) ? set.color : nil,
+      alt: Card.text(alt),
+      variants: set.variants.sorted { ($0.width, $0.name) < ($1.width, $1.name) }.map {
+        Card.Variant(
+          name: $0.name, path: $0.path, width: $0.width, height: $0.height, format: $0.format.rawValue)
+      }
+    )
+  }
+}
+
+extension Card.Video {
+  /// The video, when its URL is http or https.
+  init?(_ candidate: VideoCandidate) {
+    guard Card.isLinkable(candidate.url) else { return nil }
+    self.init(url: candidate.url, type: candidate.type, width: candidate.width, height: candidate.height)
+  }
+}
+
+extension UInt8 {
+  fileprivate var isHexDigit: Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+      || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+      || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+  }
+
+  fileprivate var isBase64Digit: Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+      || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
+      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) || self == UInt8(ascii: "+")
+      || self == UInt8(ascii: "/")
+      || self == UInt8(ascii: "=")
+  }
+}

@@ -1,0 +1,86 @@
+/// Everything a web frontend needs to draw one link card, as written to `cards/<key>.json`.
+///
+/// A card is derived from a `CrawlRecord` and holds only what drawing needs: no fetch timings or
+/// validators, so a card file changes only when what it shows changes (a CDN sees no churn).
+/// The schema is `docs/cards.schema.json`; fields are omitted when unknown.
+public struct Card: Sendable, Codable, Equatable {
+  public static let schemaVersion = 1
+  /// Text fields longer than this many characters are cut (a hostile page cannot bloat every card).
+  public static let maximumTextLength = 1_000
+
+  /// How the card came to be.
+  public enum State: String, Sendable, Codable {
+    /// Fetched in this run, or unchanged since the last one.
+    case ok
+    /// This run failed; the card shows the last good data (see `error`).
+    case stale
+    /// This run failed and there is no earlier card: only `error`, `url` and `domain` are set.
+    case failed
+  }
+
+  /// One picture (card image or icon) and its prerendered sizes.
+  public struct Picture: Sendable, Codable, Equatable {
+    /// The source image's full size, for the aspect ratio.
+    public var width: Int
+    public var height: Int
+    /// ThumbHash, base64: a blurred preview to draw until a variant has loaded.
+    public var placeholder: String?
+    /// Dominant colour, `#rrggbb`: the flat placeholder when ThumbHash is not drawn.
+    public var color: String?
+    /// Alternative text from the page, when it gave one.
+    public var alt: String?
+    /// The prerendered variants, narrowest first: `srcset` candidates.
+    public var variants: [Variant]
+  }
+
+  /// One prerendered size of a picture.
+  public struct Variant: Sendable, Codable, Equatable {
+    /// `card`, `card2x`, `icon`, or a `--variant` name.
+    public var name: String
+    /// Relative to the directory holding `manifest.jsonl` and `cards/`: `blobs/ab/cd/<sha256>.webp`.
+    public var path: String
+    public var width: Int
+    public var height: Int
+    /// `webp`, `jpeg` or `png`.
+    public var format: String
+  }
+
+  /// A playable video the page declares.
+  public struct Video: Sendable, Codable, Equatable {
+    /// An http or https URL.
+    public var url: String
+    public var type: String?
+    public var width: Int?
+    public var height: Int?
+  }
+
+  /// Why the last run failed for this URL.
+  public struct Failure: Sendable, Codable, Equatable {
+    public var code: String
+    public var message: String
+    public var stage: String?
+  }
+
+  public var schema: Int
+  /// The card key: SHA-256 of `normalizedURL`, hex.
+  public var key: String
+  /// The URL to link to: the canonical URL, else the final URL, else the normalized URL.
+  /// Always http or https; absent when none of them is.
+  public var url: String?
+  /// The URL as the crawl normalized it (what `key` hashes).
+  public var normalizedURL: String
+  /// The link's host for display, lower-case, without a leading `www.`.
+  public var domain: String?
+  public var state: State
+  /// `true` when `state` is `stale`: the frontend may mark the card as out of date.
+  public var stale: Bool
+  public var title: String?
+  public var description: String?
+  public var siteName: String?
+  /// The page's language (`lang`), for `lang` attributes.
+  public var lang: String?
+  public var image: Picture?
+  public var icon: Picture?
+  public var video: Video?
+  public var error: Failure?
+}

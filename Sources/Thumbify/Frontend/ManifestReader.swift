@@ -1,0 +1,88 @@
+import Foundation
+
+/// Why a manifest could not be read (or the files made from it could not be written).
+public enum ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The manifest file could not be opened or read; `message` is `strerror(errno)`.
+  case unreadable(path: String, message: String)
+  /// A line is not a crawl record.
+  case malformedLine(path: String, line: Int, message: String)
+  /// A line is longer than `ManifestReader.maximumLineLength`.
+  case lineTooLong(path: String, line: Int)
+  /// Writing what was made from the manifest failed.
+  case store(StoreError)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let message): "The manifest '\(path)' could not be read: \(message)"
+    case .malformedLine(let path, let line, let message):
+      "Line \(line) of '\(path)' is not a crawl record: \(message)"
+    case .lineTooLong(let path, let line):
+      "Line \(line) of '\(path)' is longer than \(ManifestReader.maximumLineLength) bytes."
+    case .store(let error): error.description
+    }
+  }
+}
+
+/// Reads `manifest.jsonl` one record at a time, in file order, in bounded memory.
+public struct ManifestReader: Sendable {
+  /// The longest line accepted: a record is a few kilobytes, so a longer line is corruption.
+  public static let maximumLineLength = 16 << 20
+
+  /// The manifest's path.
+  public let path: String
+
+  /// A reader of `<directory>/manifest.jsonl`.
+  ///
+  /// - Throws: `ManifestError.unreadable` when the file does not exist or is not readable.
+  public init(directory: String) throws(ManifestError) {
+    path = (directory as NSString).appendingPathComponent("manifest.jsonl")
+    guard access(path, R_OK) == 0 else {
+      throw .unreadable(path: path, message: String(cString: strerror(errno)))
+    }
+  }
+
+  /// Calls `body` with each record; blank lines are skipped.
+  ///
+  /// - Throws: `ManifestError` for an unreadable file or malformed line, or what `body` throws.
+  public func readRecords(_ body: (CrawlRecord) throws -> Void) throws {
+    let lines: LineReader
+    do {
+      lines = try LineReader(path: path, maxLength: Self.maximumLineLength)
+    } catch {
+      throw ManifestError.unreadable(path: path, message: Self.message(error))
+    }
+    let decoder = JSONDecoder()
+    var lineNumber = 0
+    while let line = lines.nextLine() {
+      lineNumber += 1
+      if line.count > Self.maximumLineLength { throw ManifestError.lineTooLong(path: path, line: lineNumber) }
+      guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+      let record: CrawlRecord
+      do {
+        record = try decoder.decode(CrawlRecord.self, from: Data(line))
+      } catch {
+        throw ManifestError.malformedLine(path: path, line: lineNumber, message: Self.reason(error))
+      }
+      try body(record)
+    }
+  }
+
+  private static func message(_ error: StoreError) -> String {
+    switch error {
+    case .io(_, _, let message): message
+    }
+  }
+
+  /// A decoding error as a short sentence fragment.
+  private static func reason(_ error: any Error) -> String {
+    switch error {
+    case DecodingError.keyNotFound(let key, _): "the field '\(key.stringValue)' is missing"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+      DecodingError.dataCorrupted(let context):
+      context.codingPath.isEmpty
+        ? "it is not valid JSON"
+        : "the field '\(context.codingPath.map(\.stringValue).joined(separator: "."))' is invalid"
+    default: String(describing: error)
+    }
+  }
+}

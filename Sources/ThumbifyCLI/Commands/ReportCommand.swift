@@ -1,0 +1,44 @@
+import Foundation
+import Thumbify
+
+/// `thumbify report <dir> [--out <file>]`: a static HTML page of a crawl's link cards.
+enum ReportCommand: Subcommand {
+  static let name = "report"
+
+  static let spec = CommandSpec(
+    commandName: "thumbify report",
+    abstract: "Write a static HTML page of the link cards in a crawl's output.",
+    discussion: """
+      Reads <dir>/manifest.jsonl and writes one self-contained page (inline style \
+      and script under a strict Content-Security-Policy, no external resources) \
+      showing every card with its thumbnails, placeholder, icon and errors. Image \
+      paths are relative, so the page works when <dir> is served or opened from disk. \
+      Exits 70 when the manifest cannot be read or the page cannot be written.
+      """,
+    arguments: [ArgumentSpec("dir", help: "The crawl's output directory.")],
+    options: [
+      .option("out", short: "o", value: "file", help: "Where to write the page (default: <dir>/index.html)."),
+      .option("page-size", value: "n", help: "Cards per page (1–10000).", default: "500"),
+    ]
+  )
+
+  static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
+    guard let text = arguments.value("page-size"), let pageSize = Int(text), (1...10_000).contains(pageSize)
+    else {
+      throw UsageError("The value '\(arguments.value("page-size") ?? "")' is invalid for '--page-size <n>'")
+    }
+    let directory = arguments.positionals[0]
+    let writer = ReportWriter(
+      outputDirectory: directory, reportPath: arguments.value("out"), pageSize: pageSize)
+    do {
+      let summary = try writer.write()
+      console.print(
+        "Wrote \(writer.reportPath): \(summary.total) cards (\(summary.ok) ok, \(summary.stale) stale, "
+          + "\(summary.failed) failed), \(summary.bytes) bytes.")
+      return ExitCode.success
+    } catch {
+      console.printError("thumbify report: \(error.description)")
+      return ExitCode.fatal
+    }
+  }
+}

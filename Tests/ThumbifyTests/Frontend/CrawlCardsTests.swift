@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import Thumbify
+
+/// The crawl writes the card files at the end of a run (with the crawl's test doubles for the
+/// network, extraction and imaging).
+@Suite("Cards written by the crawl")
+struct CrawlCardsTests {
+  let directory = makeTemporaryDirectory("cards")
+  let fetcher = StubFetcher()
+
+  init() {
+    fetcher.serve("http://site.test/a", "title: A\nimage: http://site.test/og.jpg")
+    fetcher.serve("http://site.test/b", "title: B\nimage: http://site.test/og.jpg")
+    fetcher.serve("http://site.test/og.jpg", bytes: Array("site-wide image".utf8))
+  }
+
+  func crawl(_ list: String) async throws -> [CrawlRecord] {
+    let job = CrawlJob(
+      outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
+      extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
+    _ = try await job.run(openList: { URLListReader(bytes: Array(list.utf8)) })
+    return try readManifest(directory)
+  }
+
+  func cardFiles() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory + "/cards").sorted()
+  }
+
+  @Test func everyManifestRecordHasItsCardAndDroppedURLsLoseTheirs() async throws {
+    defer { removeDirectory(directory) }
+    let records = try await crawl("http://site.test/a\nhttp://site.test/b\nhttp://site.test/missing\n")
+    #expect(records.count == 3)
+    #expect(try cardFiles() == records.map { CardKey(normalizedURL: $0.normalizedURL).fileName }.sorted())
+    for record in records {
+      let path = directory + "/cards/" + CardKey(normalizedURL: record.normalizedURL).fileName
+      let card = try JSONDecoder().decode(
+        Card.self, from: try #require(FileManager.default.contents(atPath: path)))
+      #expect(card == Card(record: record))
+    }
+
+    let second = try await crawl("http://site.test/a\n")
+    #expect(try cardFiles() == [CardKey(normalizedURL: second[0].normalizedURL).fileName])
+  }
+}
