@@ -71,6 +71,8 @@ def main():
         f.write(png(180, (200, 80, 40)))
     with open(os.path.join(ROOT, "icons", "ja-32.png"), "wb") as f:
         f.write(png(32, (180, 30, 60)))
+    with open(os.path.join(ROOT, "robots.txt"), "w") as f:
+        f.write("User-agent: *\nDisallow: /private/\n")
     os.makedirs(os.path.join(ROOT, "images"), exist_ok=True)
     photo = open(os.path.join(ROOT, "..", "photos", "greenmeadow.jpg"), "rb").read()
     with open(os.path.join(ROOT, "images", "corrupt.jpg"), "wb") as f:
@@ -113,6 +115,9 @@ def main():
     urls.append(page("/broken/corrupt-image.html", "utf-8", "en", "A page with a corrupt image",
                      "Its og:image is a truncated JPEG.", "/images/corrupt.jpg"))
 
+    page("/private/draft.html", "utf-8", "en", "An unpublished draft",
+         "robots.txt disallows /private/, so a polite crawl does not fetch this page.", DEFAULT_IMAGE)
+
     with open(os.path.join(ROOT, "..", "urls.txt"), "w") as f:
         f.write("# The sample site, served by scripts/demo on http://127.0.0.1:8765/\n")
         for path in urls:
@@ -122,6 +127,8 @@ def main():
         f.write("# broken on purpose: a missing page, and a line that is not a URL\n")
         f.write(BASE + "/broken/no-such-page.html\n")
         f.write("this line is not a URL\n")
+        f.write("# disallowed by robots.txt\n")
+        f.write(BASE + "/private/draft.html\n")
         f.write("# a duplicate spelling of the home page\n")
         f.write("HTTP://127.0.0.1:8765/#top\n")
 

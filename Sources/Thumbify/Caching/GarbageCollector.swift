@@ -31,12 +31,7 @@ public struct GarbageCollector: Sendable {
   /// - Throws: `CrawlJobError.locked` when a crawl holds the directory; `.state`/`.storage` when the
   ///   manifest or state cannot be read.
   public func collect(now: Double = Date().timeIntervalSince1970) throws(CrawlJobError) -> Report {
-    let lock: RunLock
-    do {
-      lock = try RunLock(directory: outputDirectory)
-    } catch {
-      throw .locked(error)
-    }
+    let lock = try CrawlJobError.lock(outputDirectory)
     defer { withExtendedLifetime(lock) {} }
     var referenced: Set<String> = []
     try readManifestReferences(into: &referenced)

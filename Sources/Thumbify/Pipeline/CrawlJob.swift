@@ -87,12 +87,7 @@ public final class CrawlJob: Sendable {
     onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(CrawlJobError) -> Summary {
     let started = Date()
-    let lock: RunLock
-    do {
-      lock = try RunLock(directory: outputDirectory)
-    } catch {
-      throw .locked(error)
-    }
+    let lock = try CrawlJobError.lock(outputDirectory)
     defer { withExtendedLifetime(lock) {} }
     do {
       try FileSystem.makeDirectories(outputDirectory + "/.thumbify")
@@ -159,6 +154,15 @@ public enum CrawlJobError: Error, Sendable, CustomStringConvertible {
   case locked(RunLock.Failure)
   case state(StateError)
   case storage(StoreError)
+
+  /// Takes the run lock of `directory` (a crawl's or gc's), failing with `.locked`.
+  static func lock(_ directory: String) throws(CrawlJobError) -> RunLock {
+    do {
+      return try RunLock(directory: directory)
+    } catch {
+      throw .locked(error)
+    }
+  }
 
   public var description: String {
     switch self {
