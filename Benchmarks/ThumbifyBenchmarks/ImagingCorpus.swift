@@ -17,7 +17,8 @@ enum ImagingCorpus {
   }
 
   static let configurations = [
-    Configuration(name: "card 600x315 contain webp q80", box: Size(width: 600, height: 315), fit: .contain, format: .webp),
+    Configuration(
+      name: "card 600x315 contain webp q80", box: Size(width: 600, height: 315), fit: .contain, format: .webp),
     Configuration(name: "icon 64x64 cover png", box: Size(width: 64, height: 64), fit: .cover, format: .png),
   ]
 
@@ -26,7 +27,9 @@ enum ImagingCorpus {
     if !FileManager.default.fileExists(atPath: directory) {
       try run("/usr/bin/python3", ["Benchmarks/imaging/make-corpus.py", directory])
     }
-    return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map { directory + "/" + $0 }
+    return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map {
+      directory + "/" + $0
+    }
   }
 
   /// Runs a program to completion; throws when it fails.
@@ -44,18 +47,23 @@ enum ImagingCorpus {
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw BenchmarkFailure("\(executable) \(arguments.prefix(3).joined(separator: " ")) … exited \(process.terminationStatus)")
+      throw BenchmarkFailure(
+        "\(executable) \(arguments.prefix(3).joined(separator: " ")) … exited \(process.terminationStatus)")
     }
     return String(decoding: output, as: UTF8.self)
   }
 
   /// `vipsthumbnail` over `files` with the same box, fit, format and quality;
   /// `processes` runs split the files, each with `VIPS_CONCURRENCY=1`.
-  static func vipsthumbnail(_ files: [String], _ configuration: Configuration, out: String, processes: Int) throws {
+  static func vipsthumbnail(_ files: [String], _ configuration: Configuration, out: String, processes: Int)
+    throws
+  {
     let format = configuration.format == .webp ? "webp[Q=\(configuration.quality),strip]" : "png[strip]"
     var arguments = ["--size", configuration.box.description, "-o", "\(out)/%s.\(format)"]
     if configuration.fit == .cover { arguments += ["--smartcrop", "centre"] }
-    let chunks = (0..<processes).map { index in stride(from: index, to: files.count, by: processes).map { files[$0] } }
+    let chunks = (0..<processes).map { index in
+      stride(from: index, to: files.count, by: processes).map { files[$0] }
+    }
     let running = try chunks.map { chunk in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsthumbnail")
@@ -70,24 +78,56 @@ enum ImagingCorpus {
     }
   }
 
-  /// Pillow's per-sample seconds (timed inside Python) and its peak RSS in KiB.
-  static func pillow(_ files: [String], _ configuration: Configuration, out: String, threads: Int, samples: Int)
-    throws -> (seconds: [Double], rssKiB: Int)
-  {
-    let output = try run(
-      "/usr/bin/python3",
-      [
-        "Benchmarks/imaging/pillow-thumbnail.py", configuration.box.description, configuration.fit.rawValue,
-        configuration.format.rawValue, String(configuration.quality), String(threads), String(samples), out,
-      ] + files)
-    var seconds: [Double] = []
-    var rss = 0
-    for line in output.split(separator: "\n") {
-      let parts = line.split(separator: " ")
-      if parts.first == "seconds", let value = Double(parts[1]) { seconds.append(value) }
-      if parts.first == "rss_kb", let value = Int(parts[1]) { rss = value }
+  /// A long-lived Pillow process (`pillow-thumbnail.py … serve`) that runs one
+  /// timed pass per request, so its samples interleave with the other tools'.
+  final class PillowPeer {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffered = Data()
+
+    init(_ files: [String], _ configuration: Configuration, out: String, threads: Int) throws {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+      process.arguments =
+        [
+          "Benchmarks/imaging/pillow-thumbnail.py", configuration.box.description, configuration.fit.rawValue,
+          configuration.format.rawValue, String(configuration.quality), String(threads), "serve", out,
+        ] + files
+      process.standardInput = input
+      process.standardOutput = output
+      try process.run()
     }
-    return (seconds, rss)
+
+    /// Runs one pass; returns its seconds as Python measured them.
+    func sample() throws -> Double {
+      input.fileHandleForWriting.write(Data("go\n".utf8))
+      let line = try readLine()
+      guard line.hasPrefix("seconds "), let seconds = Double(line.dropFirst(8)) else {
+        throw BenchmarkFailure("Pillow answered '\(line)'")
+      }
+      return seconds
+    }
+
+    /// Ends the process; returns its peak RSS in KiB.
+    func finish() throws -> Int {
+      try input.fileHandleForWriting.close()
+      let line = try readLine()
+      process.waitUntilExit()
+      return Int(line.split(separator: " ").last ?? "") ?? 0
+    }
+
+    private func readLine() throws -> String {
+      while true {
+        if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
+          buffered = Data(buffered[(newline + 1)...])
+          return line
+        }
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { throw BenchmarkFailure("Pillow exited early") }
+        buffered += chunk
+      }
+    }
   }
 
   /// The peak resident set of this process so far, in KiB (`VmHWM`).
