@@ -37,17 +37,25 @@ enum ImagingBenchmark {
         if rssAfterFirstPass == 0 { rssAfterFirstPass = ImagingCorpus.peakRSSKiB() }
         try ImagingCorpus.vipsthumbnail(files, configuration, out: vipsOut, processes: threads)
         var rates: (thumbify: [Double], vips: [Double], pillow: [Double]) = ([], [], [])
+        var cpuRates: (thumbify: [Double], vips: [Double], pillow: [Double]) = ([], [], [])
+        let count = Double(files.count)
         for _ in 0..<samples {
+          var cpu = ImagingCorpus.cpuSeconds(children: false)
           rates.thumbify.append(
             try timed(files.count) {
               _ = try thumbnailAll(
                 files, configuration, out: thumbifyOut, threads: threads, headroom: headroom)
             })
+          cpuRates.thumbify.append(count / (ImagingCorpus.cpuSeconds(children: false) - cpu))
+          cpu = ImagingCorpus.cpuSeconds(children: true)
           rates.vips.append(
             try timed(files.count) {
               try ImagingCorpus.vipsthumbnail(files, configuration, out: vipsOut, processes: threads)
             })
-          rates.pillow.append(Double(files.count) / (try pillow.sample()))
+          cpuRates.vips.append(count / (ImagingCorpus.cpuSeconds(children: true) - cpu))
+          let pillowSample = try pillow.sample()
+          rates.pillow.append(count / pillowSample.wall)
+          cpuRates.pillow.append(pillowSample.cpu > 0 ? count / pillowSample.cpu : 0)
         }
         pillowRSS = max(pillowRSS, try pillow.finish())
         let vipsRatios = zip(rates.thumbify, rates.vips).map { $0 / $1 }
@@ -58,6 +66,12 @@ enum ImagingBenchmark {
             + " img/s   Pillow \(format(median(rates.pillow))) img/s   thumbify/vips \(format(median(vipsRatios)))x"
             + " (min \(format(vipsRatios.min() ?? 0)), max \(format(vipsRatios.max() ?? 0)))"
             + "   thumbify/Pillow \(format(median(pillowRatios)))x")
+        let cpuRatios = zip(cpuRates.thumbify, cpuRates.vips).map { $0 / $1 }
+        let pillowCPU = threads == 1 ? "   Pillow \(format(median(cpuRates.pillow)))" : ""
+        print(
+          "           per CPU-second: thumbify \(format(median(cpuRates.thumbify)))   vipsthumbnail "
+            + "\(format(median(cpuRates.vips)))\(pillowCPU)   thumbify/vips \(format(median(cpuRatios)))x"
+            + " (min \(format(cpuRatios.min() ?? 0)), max \(format(cpuRatios.max() ?? 0)))")
       }
     }
     let imagesProcessed = files.count * (samples + 1) * 2 * ImagingCorpus.configurations.count

@@ -98,14 +98,16 @@ enum ImagingCorpus {
       try process.run()
     }
 
-    /// Runs one pass; returns its seconds as Python measured them.
-    func sample() throws -> Double {
+    /// Runs one pass; returns its wall and CPU seconds as Python measured them (CPU -1 with a pool).
+    func sample() throws -> (wall: Double, cpu: Double) {
       input.fileHandleForWriting.write(Data("go\n".utf8))
       let line = try readLine()
-      guard line.hasPrefix("seconds "), let seconds = Double(line.dropFirst(8)) else {
+      let parts = line.split(separator: " ")
+      guard parts.count == 4, parts[0] == "seconds", let wall = Double(parts[1]), let cpu = Double(parts[3])
+      else {
         throw BenchmarkFailure("Pillow answered '\(line)'")
       }
-      return seconds
+      return (wall, cpu)
     }
 
     /// Ends the process; returns its peak RSS in KiB.
@@ -137,6 +139,15 @@ enum ImagingCorpus {
       return Int(line.split(separator: " ")[1]) ?? 0
     }
     return 0
+  }
+
+  /// User + system CPU seconds of this process (`RUSAGE_SELF`) or of its waited-for children.
+  static func cpuSeconds(children: Bool) -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return user + system
   }
 
   /// The largest peak resident set of any waited-for child process, in KiB.

@@ -5,7 +5,7 @@ Usage: pillow-thumbnail.py WxH contain|cover webp|png QUALITY THREADS SAMPLES|se
 
 Each image: open, `draft` (JPEG DCT shrink-on-load), then `Image.thumbnail`
 (contain) or `ImageOps.fit` (cover), Lanczos, saved as WebP (method 4) or PNG.
-Prints one line per sample: `seconds <s>` (warm-up excluded, interpreter start-up
+Prints one line per sample: `seconds <s> cpu <s>` (warm-up excluded, interpreter start-up
 and imports excluded), then `rss_kb <VmHWM>`. With `serve` instead of a sample
 count it runs one timed pass per line read from standard input (so a driver can
 interleave it with other tools) until end of input.
@@ -47,9 +47,11 @@ def main():
     run()  # warm-up
     rounds = iter(sys.stdin.readline, "") if samples == "serve" else range(int(samples))
     for _ in rounds:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         run()
-        print(f"seconds {time.perf_counter() - start:.6f}", flush=True)
+        # CPU time of this process only: meaningful without a pool (-1 with one).
+        cpu = time.process_time() - cpu if pool is None else -1
+        print(f"seconds {time.perf_counter() - start:.6f} cpu {cpu:.6f}", flush=True)
     if pool:
         pool.close()
         pool.join()
