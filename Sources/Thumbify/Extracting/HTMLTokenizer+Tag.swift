@@ -7,11 +7,8 @@ extension HTMLTokenizer {
   /// ends inside it (browsers drop such a tag). Returns the tag's name.
   mutating func tag<Sink: HTMLTokenSink>(isEnd: Bool, sink: inout Sink) -> HTMLTagName {
     let nameStart = position
-    while position < end {
-      let byte = base[position]
-      if ASCII.isWhitespace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
-      position += 1
-    }
+    let classes = ByteClass.table
+    while position < end, classes[Int(base[position])] & ByteClass.endsTagName == 0 { position += 1 }
     let nameLength = position - nameStart
     var name = HTMLTagName.other
     if nameLength <= nameBuffer.count {
@@ -21,7 +18,7 @@ extension HTMLTokenizer {
       }
     }
     let collects = !isEnd && name.hasUsefulAttributes
-    attributes.removeAll(keepingCapacity: true)
+    if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
     guard let isSelfClosing = readAttributes(collecting: collects) else {
       position = end
       return name
@@ -40,9 +37,10 @@ extension HTMLTokenizer {
   /// self-closing, or `nil` when the input ended first.
   private mutating func readAttributes(collecting: Bool) -> Bool? {
     var isSelfClosing = false
+    let classes = ByteClass.table
     while position < end {
       let byte = base[position]
-      if ASCII.isWhitespace(byte) {
+      if classes[Int(byte)] & ByteClass.whitespace != 0 {
         position += 1
         continue
       }
@@ -67,24 +65,17 @@ extension HTMLTokenizer {
   /// Reads one attribute starting at its name's first byte; returns `false` at the end of input.
   private mutating func readAttribute(collecting: Bool) -> Bool {
     let nameStart = position
+    let classes = ByteClass.table
     position += 1  // The first byte is part of the name even when it is '='.
-    while position < end {
-      let byte = base[position]
-      if ASCII.isWhitespace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
-        || byte == UInt8(ascii: "=")
-      {
-        break
-      }
-      position += 1
-    }
+    while position < end, classes[Int(base[position])] & ByteClass.endsAttributeName == 0 { position += 1 }
     let nameEnd = position
-    while position < end, ASCII.isWhitespace(base[position]) { position += 1 }
+    while position < end, classes[Int(base[position])] & ByteClass.whitespace != 0 { position += 1 }
     guard position < end else { return false }
     var valueRange = position..<position
     var hasValue = false
     if base[position] == UInt8(ascii: "=") {
       position += 1
-      while position < end, ASCII.isWhitespace(base[position]) { position += 1 }
+      while position < end, classes[Int(base[position])] & ByteClass.whitespace != 0 { position += 1 }
       guard position < end else { return false }
       let quote = base[position]
       if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
@@ -93,7 +84,7 @@ extension HTMLTokenizer {
         position = close + 1
       } else if quote != UInt8(ascii: ">") {
         let valueStart = position
-        while position < end, !ASCII.isWhitespace(base[position]), base[position] != UInt8(ascii: ">") {
+        while position < end, classes[Int(base[position])] & ByteClass.endsUnquotedValue == 0 {
           position += 1
         }
         valueRange = valueStart..<position
@@ -125,4 +116,26 @@ extension HTMLTokenizer {
     }
     attributes.append(HTMLAttribute(name: name, value: value))
   }
+}
+
+/// Byte classes for the tokenizer's inner loops, one table lookup instead of several compares.
+enum ByteClass {
+  static let whitespace: UInt8 = 1
+  static let slash: UInt8 = 2
+  static let greaterThan: UInt8 = 4
+  static let equals: UInt8 = 8
+  static let endsTagName = whitespace | slash | greaterThan
+  static let endsAttributeName = whitespace | slash | greaterThan | equals
+  static let endsUnquotedValue = whitespace | greaterThan
+
+  /// The class bits of every byte value; allocated once and never freed.
+  nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    table.initialize(repeating: 0, count: 256)
+    for byte in [0x09, 0x0A, 0x0C, 0x0D, 0x20] { table[byte] = whitespace }
+    table[Int(UInt8(ascii: "/"))] = slash
+    table[Int(UInt8(ascii: ">"))] = greaterThan
+    table[Int(UInt8(ascii: "="))] = equals
+    return UnsafePointer(table)
+  }()
 }
