@@ -9,6 +9,7 @@ enum ByteClass {
   static let endsUnquotedValue = whitespace | greaterThan
 
   /// The class bits of every byte value; allocated once and never freed.
+  // Immutable after initialization: written only inside this lazy initializer, then only read.
   nonisolated(unsafe) static let table: UnsafePointer<UInt8> = {
     let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     table.initialize(repeating: 0, count: 256)
