@@ -3,8 +3,9 @@
 /// Handles 1/2/4/8-bit palette, 16/24/32-bit, BI_RGB, BI_BITFIELDS and
 /// BI_ALPHABITFIELDS, RLE8 and RLE4, bottom-up and top-down rows. Every read is
 /// bounds-checked; data that ends early is ``ImageError/corrupt(format:message:)``.
-/// The result is RGBA when the bitmap carries transparency (a non-zero alpha
-/// channel, an icon's AND mask, or pixels an RLE stream skipped), RGB otherwise.
+/// The result is RGBA: alpha from the bitmap's alpha channel when it is not
+/// all zero, else from an icon's AND mask, and zero where an RLE stream skipped
+/// pixels (``ImageDecoder`` reduces an opaque result to RGB).
 enum DIBDecoder {
   /// Decodes the bitmap whose header starts `reader`.
   ///
@@ -26,11 +27,9 @@ enum DIBDecoder {
       (rgba, hasAlpha) = try decodeUncompressed(reader, header: header, start: start)
     }
     if isIconEntry && !hasAlpha {
-      hasAlpha = try applyANDMask(
-        reader, header: header, start: start + header.stride * header.size.height, to: &rgba)
+      try applyANDMask(reader, header: header, start: start + header.stride * header.size.height, to: &rgba)
     }
-    let buffer = PixelBuffer(width: header.size.width, height: header.size.height, channels: 4, pixels: rgba)
-    return hasAlpha ? buffer : buffer.droppingAlpha()
+    return PixelBuffer(width: header.size.width, height: header.size.height, channels: 4, pixels: rgba)
   }
 
   /// Decodes uncompressed rows into RGBA; reports whether any alpha value was non-zero (and so is meaningful).
@@ -90,20 +89,17 @@ enum DIBDecoder {
   private static func applyANDMask(
     _ reader: ByteReader, header: DIBHeader, start: Int, to rgba: inout [UInt8]
   )
-    throws(ImageError) -> Bool
+    throws(ImageError)
   {
     let (width, height) = (header.size.width, header.size.height)
     let stride = (width + 31) / 32 * 4
-    guard reader.contains(start, count: stride * height) else { return false }
-    var anyTransparent = false
+    guard reader.contains(start, count: stride * height) else { return }
     for row in 0..<height {
       let y = height - 1 - row
       for x in 0..<width where try reader.u8(start + row * stride + x / 8) & (0x80 >> UInt8(x % 8)) != 0 {
         rgba[(y * width + x) * 4 + 3] = 0
-        anyTransparent = true
       }
     }
-    return anyTransparent
   }
 }
 
