@@ -20,11 +20,20 @@ struct LenientJSONParser {
 
   private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-  /// Moves to the next `{` or `[`; returns `false` when there is none.
+  /// Moves to the next `{` or `[` that is not part of a `<![CDATA[` marker; returns `false`
+  /// when there is none.
   private mutating func skipToValueStart() -> Bool {
+    let marker = Array("<![CDATA[".utf8)
     while position < bytes.count {
       let byte = bytes[position]
-      if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { return true }
+      if byte == UInt8(ascii: "{") { return true }
+      if byte == UInt8(ascii: "[") {
+        let isMarker =
+          position >= 2 && bytes[position - 1] == UInt8(ascii: "!")
+          && bytes[position - 2] == UInt8(ascii: "<")
+          || position >= 8 && bytes[(position - 8)...position].elementsEqual(marker)
+        if !isMarker { return true }
+      }
       position += 1
     }
     return false
