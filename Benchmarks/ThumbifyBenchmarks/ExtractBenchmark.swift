@@ -53,7 +53,7 @@ enum ExtractBenchmark {
       }
       let ours = try await Harness.measure(extract, warmups: 1, samples: 7)
       let floor = try await Harness.measure(scan, warmups: 1, samples: 7)
-      let peer = try await withStandardErrorSilenced {
+      let peer = try await withStandardErrorSilencedAsync {
         try await Harness.measure(libxml2, warmups: 1, samples: 5)
       }
       let pagesPerSecond = ours.median * 1_000_000 / Double(page.count)
@@ -87,7 +87,7 @@ func withStandardErrorSilenced<T>(_ body: () throws -> T) rethrows -> T {
 }
 
 /// The async form of `withStandardErrorSilenced(_:)`.
-func withStandardErrorSilenced<T>(_ body: () async throws -> T) async rethrows -> T {
+func withStandardErrorSilencedAsync<T>(_ body: () async throws -> T) async rethrows -> T {
   let saved = dup(STDERR_FILENO)
   let null = open("/dev/null", O_WRONLY)
   if null >= 0 { dup2(null, STDERR_FILENO) }
