@@ -19,7 +19,9 @@ public func extractFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
     bytes: bytes, pageURL: "https://www.example.com/a/b/page.html?q=1", contentType: contentType)
   precondition(metadata.url != nil, "the canonical url always falls back to the page URL")
   if let title = metadata.title { precondition(title.count <= TextNormalizer.titleLimit) }
-  if let description = metadata.description { precondition(description.count <= TextNormalizer.descriptionLimit) }
+  if let description = metadata.description {
+    precondition(description.count <= TextNormalizer.descriptionLimit)
+  }
 
   let base = WebURL("https://www.example.com/a/b/page.html")
   if let url = WebURL(String(decoding: bytes.prefix(4096), as: UTF8.self), relativeTo: base) {
