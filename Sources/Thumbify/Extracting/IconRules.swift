@@ -13,8 +13,8 @@ struct IconRules {
       let type = link.type.flatMap { TextNormalizer.clean($0, limit: 100) }
       let sizes = link.sizes.flatMap { TextNormalizer.clean($0, limit: 100) }
       let isVector =
-        link.rel.contains("mask-icon") || type?.lowercased().contains("svg") == true
-        || url.path.lowercased().hasSuffix(".svg") || sizes?.lowercased() == "any"
+        link.rel.contains("mask-icon") || type.map { ASCII.lowercased($0).contains("svg") } == true
+        || ASCII.lowercased(url.path).hasSuffix(".svg") || sizes.map(ASCII.lowercased) == "any"
       let isStandard = link.rel.contains {
         Self.standardRels.contains($0) || $0.hasPrefix("apple-touch-icon")
       }
@@ -38,7 +38,7 @@ struct IconRules {
       entries.append(
         IconRanking.Entry(
           icon: IconCandidate(url: url.description, sizes: sizes), size: size,
-          isVector: url.path.lowercased().hasSuffix(".svg"), isLogo: true))
+          isVector: ASCII.lowercased(url.path).hasSuffix(".svg"), isLogo: true))
     }
     return entries
   }
