@@ -15,6 +15,7 @@ public final class CurlFetcher: Fetching {
   public let robots: RobotsCache
   private let loop: CurlMultiLoop
   private let health: HostHealth
+  private let exemptAddresses: Set<IPAddress>
   private let nextID = Atomic<UInt64>(1)
 
   /// Starts the multi loop thread.
@@ -26,6 +27,7 @@ public final class CurlFetcher: Fetching {
     self.robots = robots ?? RobotsCache()
     loop = try CurlMultiLoop(configuration: configuration)
     health = HostHealth(limit: configuration.retry.hostFailureLimit)
+    exemptAddresses = Set(configuration.exemptAddresses.compactMap { IPAddress($0) })
   }
 
   deinit {
@@ -88,7 +90,8 @@ public final class CurlFetcher: Fetching {
     let transfer = CurlTransfer(
       id: nextID.add(1, ordering: .relaxed).oldValue, request: request, host: target.hostKey,
       bodyLimit: configuration.bodyLimit(for: request.kind),
-      allowsPrivateNetwork: configuration.allowsPrivateNetwork, redirectLimit: configuration.maxRedirects)
+      allowsPrivateNetwork: configuration.allowsPrivateNetwork, exemptAddresses: exemptAddresses,
+      redirectLimit: configuration.maxRedirects)
     let completion: CurlCompletion
     switch await loop.perform(transfer) {
     case .success(let value): completion = value

@@ -29,7 +29,9 @@ enum CurlRequestOptions {
     easy.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
     easy.set(CURLOPT_LOW_SPEED_TIME, max(1, configuration.lowSpeedTime.milliseconds / 1000))
     easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-    easy.set(CURLOPT_PIPEWAIT, 1)
+    if request.url.prefix(6).lowercased() == "https:" {
+      easy.set(CURLOPT_PIPEWAIT, 1)  // wait for ALPN to learn whether HTTP/2 can multiplex
+    }
     easy.set(CURLOPT_NOSIGNAL, 1)
     easy.set(CURLOPT_PROXY, "")  // no proxy from the environment: the SSRF guard checks the real peer
     easy.set(CURLOPT_DNS_CACHE_TIMEOUT, 300)

@@ -35,6 +35,8 @@ final class CurlTransfer: @unchecked Sendable {
   /// True when a body over the cap is cut and kept (robots) instead of failing the transfer.
   let keepsTruncatedBody: Bool
   let allowsPrivateNetwork: Bool
+  /// Addresses the guard lets through anyway.
+  let exemptAddresses: Set<IPAddress>
   let redirectLimit: Int
 
   var easy: CurlEasyHandle?
@@ -52,8 +54,9 @@ final class CurlTransfer: @unchecked Sendable {
 
   init(
     id: UInt64, request: FetchRequest, host: String, bodyLimit: Int, allowsPrivateNetwork: Bool,
-    redirectLimit: Int
+    exemptAddresses: Set<IPAddress> = [], redirectLimit: Int
   ) {
+    self.exemptAddresses = exemptAddresses
     self.redirectLimit = redirectLimit
     self.id = id
     self.request = request
@@ -119,7 +122,7 @@ final class CurlTransfer: @unchecked Sendable {
         blockedAddress = "of family \(address.pointee.family)"
         return CURL_SOCKET_BAD
       }
-      if let range = SpecialAddressRanges.reservedRange(containing: ip) {
+      if !exemptAddresses.contains(ip), let range = SpecialAddressRanges.reservedRange(containing: ip) {
         blockedAddress = "\(ip) in \(range)"
         return CURL_SOCKET_BAD
       }
