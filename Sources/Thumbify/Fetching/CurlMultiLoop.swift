@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,6 +27,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     var isClosed = false
   }
 
+  /// The loop thread's name, as shown in `/proc/self/task/*/comm`.
+  static let threadName = "thumbify-curl"
+
   let configuration: FetcherConfiguration
   private let multi: UnsafeMutableRawPointer
   private let share: UnsafeMutableRawPointer
@@ -48,6 +52,9 @@ final class CurlMultiLoop: @unchecked Sendable {
       globalLimit: configuration.maxConcurrentTransfers, perHostLimit: configuration.maxTransfersPerHost,
       defaultDelay: configuration.perHostDelay)
     _ = thumbify_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+    // Idle connections kept for reuse; curl's default shrinks with the number of running
+    // transfers, which would close every kept-alive connection between bursts.
+    _ = thumbify_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(64, configuration.maxConcurrentTransfers))
     _ = thumbify_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
     _ = thumbify_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
     var handle = pthread_t()
@@ -57,6 +64,7 @@ final class CurlMultiLoop: @unchecked Sendable {
       { context in
         guard let context else { return nil }
         let loop = Unmanaged<CurlMultiLoop>.fromOpaque(context).takeRetainedValue()
+        Thread.current.name = CurlMultiLoop.threadName
         loop.run()
         return nil
       }, context)
