@@ -2,7 +2,9 @@ import Foundation
 
 /// Every benchmark suite; each file in this folder contributes one entry.
 /// Usage: `swift run -c release thumbify-benchmarks [<name-filter>] [options]`.
-let suites: [(name: String, run: ([String]) async throws -> Void)] = []
+let suites: [(name: String, run: ([String]) async throws -> Void)] = [
+  ("extract", ExtractBenchmark.run)
+]
 
 Harness.warnIfDebug()
 let arguments = Array(CommandLine.arguments.dropFirst())
