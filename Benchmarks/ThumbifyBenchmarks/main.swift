@@ -3,7 +3,8 @@ import Foundation
 /// Every benchmark suite; each file in this folder contributes one entry.
 /// Usage: `swift run -c release thumbify-benchmarks [<name-filter>] [options]`.
 let suites: [(name: String, run: ([String]) async throws -> Void)] = [
-  ("extract", ExtractBenchmark.run)
+  ("extract", ExtractBenchmark.run),
+  ("fetch", FetchBenchmark.run),
 ]
 
 Harness.warnIfDebug()

@@ -34,6 +34,9 @@ public final class CurlFetcher: Fetching {
     loop.shutdown()
   }
 
+  /// The multi loop thread's kernel thread ID, for leak checks in tests.
+  var loopThreadID: Int32 { loop.threadID.load(ordering: .relaxed) }
+
   /// Cancels every transfer and stops the loop thread; later fetches throw `.cancelled`.
   public func shutdown() {
     loop.shutdown()
@@ -47,19 +50,28 @@ public final class CurlFetcher: Fetching {
     let target = try FetchTarget(request.url)
     guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
     if request.kind == .page && !configuration.ignoresRobots {
-      let rules = await robots.rules(for: target.origin) { [self] robotsRequest in
-        await self.attempt(robotsRequest).mapError(\.error)
+      let verdict = await robots.verdict(for: target.origin) { [self] robotsRequest in
+        do throws(FetchError) {
+          let robotsTarget = try FetchTarget(robotsRequest.url)
+          return await self.attempt(robotsRequest, target: robotsTarget).mapError(\.error)
+        } catch {
+          return .failure(error)
+        }
       }
+      let rules = verdict.rules
       if let delay = rules.crawlDelay, delay > 0 {
         let capped = min(Duration.milliseconds(Int(delay * 1000)), configuration.maxCrawlDelay)
         loop.setDelay(max(capped, configuration.perHostDelay), host: target.hostKey)
       }
-      guard rules.allows(target.pathAndQuery) else { throw .blockedByRobots(request.url) }
+      guard rules.allows(target.pathAndQuery) else {
+        // Unreachable robots.txt disallows the origin; the network error says more than "robots".
+        throw verdict.unreachable ?? .blockedByRobots(request.url)
+      }
     }
     var attemptNumber = 1
     while true {
       if Task.isCancelled { throw .cancelled }
-      switch await attempt(request) {
+      switch await attempt(request, target: target) {
       case .success(let response):
         health.recordSuccess(target.hostKey)
         return response
@@ -84,9 +96,7 @@ public final class CurlFetcher: Fetching {
 
   /// One transfer, no robots and no retries; non-2xx statuses (except 304 to a conditional
   /// request) become `.httpStatus`.
-  func attempt(_ request: FetchRequest) async -> Result<FetchResponse, AttemptFailure> {
-    let target: FetchTarget
-    do { target = try FetchTarget(request.url) } catch { return .failure(AttemptFailure(error: error)) }
+  func attempt(_ request: FetchRequest, target: FetchTarget) async -> Result<FetchResponse, AttemptFailure> {
     let transfer = CurlTransfer(
       id: nextID.add(1, ordering: .relaxed).oldValue, request: request, host: target.hostKey,
       bodyLimit: configuration.bodyLimit(for: request.kind),

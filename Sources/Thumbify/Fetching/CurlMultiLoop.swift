@@ -37,6 +37,8 @@ final class CurlMultiLoop: @unchecked Sendable {
   private var queue: HostQueue<CurlTransfer>
   private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
   private let thread = Mutex<pthread_t?>(nil)
+  /// The loop thread's kernel thread ID (its `/proc/self/task` entry), 0 until it runs.
+  let threadID = Atomic<Int32>(0)
 
   /// Creates the multi handle and starts its thread.
   init(configuration: FetcherConfiguration) throws(FetchError) {
@@ -65,6 +67,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         guard let context else { return nil }
         let loop = Unmanaged<CurlMultiLoop>.fromOpaque(context).takeRetainedValue()
         Thread.current.name = CurlMultiLoop.threadName
+        let task = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        loop.threadID.store(Int32(task.split(separator: "/").last ?? "") ?? 0, ordering: .relaxed)
         loop.run()
         return nil
       }, context)
@@ -110,12 +114,13 @@ final class CurlMultiLoop: @unchecked Sendable {
 
   @discardableResult
   private func post(_ command: Command) -> Bool {
-    let posted = inbox.withLock { inbox -> Bool in
-      guard !inbox.isClosed else { return false }
+    // Only the first command of a batch wakes the loop: it drains the whole inbox at once.
+    let (posted, wakes) = inbox.withLock { inbox -> (Bool, Bool) in
+      guard !inbox.isClosed else { return (false, false) }
       inbox.commands.append(command)
-      return true
+      return (true, inbox.commands.count == 1)
     }
-    if posted { curl_multi_wakeup(multi) }
+    if wakes { curl_multi_wakeup(multi) }
     return posted
   }
 

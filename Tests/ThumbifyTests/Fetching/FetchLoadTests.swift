@@ -6,15 +6,13 @@ import Testing
 /// The load check: 10,000 requests to nginx with 256 in flight, no failures, nothing leaked.
 ///
 /// Other suites run in the same process at the same time, so the leak checks count only
-/// what this test owns: sockets connected to its nginx port and threads named like the
-/// fetcher's loop. The benchmark (`scripts/bench-fetch`) also counts every fd, thread and
+/// what this test owns: sockets connected to its nginx port and its fetcher's loop thread. The benchmark (`scripts/bench-fetch`) also counts every fd, thread and
 /// the RSS of a process that runs nothing else.
 @Suite("Load check", .timeLimit(.minutes(1)))
 struct FetchLoadTests {
   @Test func tenThousandRequestsWith256InFlight() async throws {
     let nginx = try LoopbackNginx()
     for index in 0..<100 { try nginx.write("p\(index).html", "<html><title>\(index)</title></html>") }
-    let threadsBefore = Self.loopThreads()
     var fetcher: CurlFetcher? = try makeTestFetcher {
       $0.maxConcurrentTransfers = 256
       $0.maxTransfersPerHost = 256
@@ -44,24 +42,17 @@ struct FetchLoadTests {
       return failures
     }
     #expect(failures == 0)
-    #expect(Self.loopThreads() == threadsBefore + 1)
+    let loopThread = "/proc/self/task/\(fetcher?.loopThreadID ?? 0)"
+    #expect(FileManager.default.fileExists(atPath: loopThread))
+    #expect((try? String(contentsOfFile: "\(loopThread)/comm", encoding: .utf8)) == "thumbify-curl\n")
     let openDuringRun = Self.socketsConnected(toPort: nginx.port)
     #expect(openDuringRun > 0 && openDuringRun <= 256, "connections are reused and bounded")
     fetcher = nil  // deinit shuts the loop down and joins its thread
     #expect(Self.socketsConnected(toPort: nginx.port) == 0, "every connection closed")
-    #expect(Self.loopThreads() == threadsBefore, "the loop thread exited")
+    #expect(!FileManager.default.fileExists(atPath: loopThread), "the loop thread exited")
     let requests = nginx.accessLog()
     #expect(requests.count == total)
     #expect(Set(requests.map { $0.split(separator: " ")[3] }).count <= 256)
-  }
-
-  /// Threads of this process named like the fetcher's loop thread.
-  static func loopThreads() -> Int {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.filter {
-      (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8))?
-        .trimmingCharacters(in: .newlines) == CurlMultiLoop.threadName
-    }.count
   }
 
   /// This process's file descriptors that are TCP sockets connected to 127.0.0.1:`port`.

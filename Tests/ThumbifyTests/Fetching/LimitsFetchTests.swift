@@ -76,7 +76,7 @@ struct LimitsFetchTests {
     let error = await task.value
     #expect(error == .cancelled)
     #expect(error?.family == .cancelled)
-    #expect(start.duration(to: .now) < .seconds(1))
+    #expect(start.duration(to: .now) < .seconds(10), "long before the 30 s timeout (generous for loaded CI)")
     let after = try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
     #expect(after.status == 200, "the loop keeps running")
   }

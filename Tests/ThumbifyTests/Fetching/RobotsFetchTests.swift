@@ -53,7 +53,8 @@ struct RobotsFetchTests {
     let fetcher = try CurlFetcher(configuration: configuration)
     let url = "http://127.0.0.1:\(port)/page"
     let error = await fetchError { try await fetcher.fetch(FetchRequest(url: url, kind: .page)) }
-    #expect(error == .blockedByRobots(url))
+    #expect(error?.code == "connect", "disallowed, and the error says why: \(String(describing: error))")
+    #expect(fetcher.robots.export().isEmpty, "an unreachable verdict is not persisted")
   }
 
   @Test func hugeRobotsKeepsOnlyWholeLinesBeforeTheCap() async throws {

@@ -32,7 +32,7 @@ struct SSRFGuardTests {
     #expect(response.status == 200)
   }
 
-  @Test func robotsAndRedirectHopsAreCheckedToo() async throws {
+  @Test func robotsFetchesAreCheckedToo() async throws {
     let server = try FaultServer()
     let fetcher = try makeTestFetcher {
       $0.allowsPrivateNetwork = false
@@ -41,7 +41,11 @@ struct SSRFGuardTests {
     let error = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
     }
-    #expect(error == .blockedByRobots(server.url("/ok")), "robots.txt on a private address is unreachable")
+    guard case .blockedPrivateAddress = error else {
+      Issue.record("robots.txt on a private address is refused too, got \(String(describing: error))")
+      return
+    }
+    #expect(try server.stats(bucket: "robots:127.0.0.1").count == 0)
   }
 
   @Test(arguments: [
