@@ -27,6 +27,8 @@ struct CurlCompletion: Sendable {
 /// Created on the caller's thread, then confined to the multi loop's thread: after
 /// `CurlMultiLoop.submit` only the loop and curl's callbacks (on the loop) touch its vars.
 final class CurlTransfer: @unchecked Sendable {
+  // Confined to the multi loop's thread once submitted (its vars and callbacks); `ticket` is
+  // Sendable and the `let`s are immutable.
   let id: UInt64
   let request: FetchRequest
   let host: String
@@ -93,12 +95,16 @@ final class CurlTransfer: @unchecked Sendable {
     return count
   }
 
-  /// The header callback's body: one header line of the current response.
+  /// The response headers thumbify uses; others are skipped without making strings.
+  static let keptHeaders: Set<String> = ["content-type", "etag", "last-modified", "location", "retry-after"]
+
+  /// The header callback's body: one header line of the current response, parsed as bytes.
   func receiveHeader(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
-      String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-    }
-    if line.hasPrefix("HTTP/") {
+    let line = UnsafeRawBufferPointer(start: data, count: count)
+    if count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50
+      && line[4] == 0x2F
+    {
+      // "HTTP/": a new response (a redirect hop or an interim one) starts.
       headers = [:]
       headerBytes = 0
       body.removeAll(keepingCapacity: true)
@@ -106,9 +112,18 @@ final class CurlTransfer: @unchecked Sendable {
       return count
     }
     headerBytes += count
-    guard headerBytes <= 256 << 10, let colon = line.firstIndex(of: ":") else { return count }
-    let name = line[..<colon].lowercased()
-    let value = line[line.index(after: colon)...].trimmingCharacters(in: [" ", "\t", "\r", "\n"])
+    guard headerBytes <= 256 << 10, let colon = line.firstIndex(of: UInt8(ascii: ":")),
+      colon <= 32
+    else { return count }
+    let name = String(
+      decoding: line[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    guard Self.keptHeaders.contains(name) else { return count }
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+    var start = colon + 1
+    var end = count
+    while start < end && isSpace(line[start]) { start += 1 }
+    while end > start && isSpace(line[end - 1]) { end -= 1 }
+    let value = String(decoding: line[start..<end], as: UTF8.self)
     headers[name] = value
     if name == "location" { lastLocation = value }
     return count

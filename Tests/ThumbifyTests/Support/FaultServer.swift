@@ -63,19 +63,9 @@ final class FaultServer: @unchecked Sendable {
 
   /// A plain blocking HTTP/1.0 GET on 127.0.0.1, independent of the fetcher under test.
   static func get(port: Int, path: String) throws -> [UInt8] {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw ServerError("socket failed") }
+    let fd = LoopbackNginx.connectLoopback(port: port)
+    guard fd >= 0 else { throw ServerError("connect to port \(port) failed") }
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-    guard connected else { throw ServerError("connect to port \(port) failed") }
     let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
     guard write(fd, request, request.count) == request.count else { throw ServerError("write failed") }
     var response: [UInt8] = []
