@@ -50,6 +50,9 @@ final class CurlTransfer: @unchecked Sendable {
   private var headerBytes = 0
   /// The address the SSRF guard refused, reported instead of curl's connect error.
   private(set) var blockedAddress: String?
+  /// True when the guard let a socket through since the last response began: a failed
+  /// connect is then curl's to report (happy eyeballs may refuse one family and try another).
+  private var openedAllowedSocket = false
   /// The scheme of the last `Location` header, to name an unsupported redirect target.
   private(set) var lastLocation: String?
   let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -107,6 +110,7 @@ final class CurlTransfer: @unchecked Sendable {
       // "HTTP/": a new response (a redirect hop or an interim one) starts.
       headers = [:]
       headerBytes = 0
+      openedAllowedSocket = false
       body.removeAll(keepingCapacity: true)
       if let url = easy?.info(string: CURLINFO_EFFECTIVE_URL), urls.last != url { urls.append(url) }
       return count
@@ -142,6 +146,7 @@ final class CurlTransfer: @unchecked Sendable {
         return CURL_SOCKET_BAD
       }
     }
+    openedAllowedSocket = true
     let descriptor = socket(
       address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
       address.pointee.protocol)
@@ -171,7 +176,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// Maps a failed transfer's `CURLcode` onto `FetchError`, with curl's own message.
   func error(for code: CURLcode) -> FetchError {
     if exceededLimit { return .tooLarge(limit: bodyLimit) }
-    if let blockedAddress { return .blockedPrivateAddress(blockedAddress) }
+    if let blockedAddress, !openedAllowedSocket { return .blockedPrivateAddress(blockedAddress) }
     let summary = String(cString: curl_easy_strerror(code))
     let detail = errorDetail
     let message = detail.isEmpty || detail == summary ? summary : "\(summary) (\(detail))"

@@ -27,8 +27,9 @@ extension ExtractCommand {
       console.printError("Error: \(error)")
       return ExitCode.someFailed
     }
-    let metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
+    var metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
       html: response.body, pageURL: response.finalURL, contentType: response.contentType)
+    metadata.originalURL = response.requestedURL  // LPLinkMetadata: the URL asked for, before redirects
     let facts = FetchFacts(
       finalURL: response.finalURL, status: response.status,
       redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,

@@ -26,6 +26,7 @@ struct LiveExtractCommandTests {
     let metadata = try #require(object["metadata"] as? [String: Any])
     #expect(metadata["title"] as? String == "ok")
     #expect(metadata["url"] as? String == server.url("/ok"))
+    #expect(metadata["originalURL"] as? String == server.url("/chain?n=2"))
   }
 
   @Test func printsValidators() async throws {
