@@ -19,6 +19,8 @@ struct CurlCompletion: Sendable {
   var httpVersion: String?
   /// Seconds curl spent on the transfer (`CURLINFO_TOTAL_TIME`).
   var duration: Double
+  /// Where a 3xx answer points, made absolute by curl (`CURLINFO_REDIRECT_URL`).
+  var redirectURL: String?
 }
 
 /// One request's state while the multi loop runs it; the C callbacks reach it through an
@@ -40,6 +42,8 @@ final class CurlTransfer: @unchecked Sendable {
   /// Addresses the guard lets through anyway.
   let exemptAddresses: Set<IPAddress>
   let redirectLimit: Int
+  /// This transfer's share of the request's total timeout (redirect hops share it).
+  let timeout: Duration
 
   var easy: CurlEasyHandle?
   private(set) var body: [UInt8] = []
@@ -59,8 +63,9 @@ final class CurlTransfer: @unchecked Sendable {
 
   init(
     id: UInt64, request: FetchRequest, host: String, bodyLimit: Int, allowsPrivateNetwork: Bool,
-    exemptAddresses: Set<IPAddress> = [], redirectLimit: Int
+    exemptAddresses: Set<IPAddress> = [], redirectLimit: Int, timeout: Duration
   ) {
+    self.timeout = timeout
     self.exemptAddresses = exemptAddresses
     self.redirectLimit = redirectLimit
     self.id = id
@@ -170,7 +175,8 @@ final class CurlTransfer: @unchecked Sendable {
       CurlCompletion(
         status: easy.info(long: CURLINFO_RESPONSE_CODE) ?? 0, urls: urls.isEmpty ? [request.url] : urls,
         headers: headers, body: body, isTruncated: isTruncated, httpVersion: version,
-        duration: easy.info(double: CURLINFO_TOTAL_TIME) ?? 0))
+        duration: easy.info(double: CURLINFO_TOTAL_TIME) ?? 0,
+        redirectURL: easy.info(string: CURLINFO_REDIRECT_URL)))
   }
 
   /// Maps a failed transfer's `CURLcode` onto `FetchError`, with curl's own message.

@@ -122,4 +122,18 @@ struct RobotsFetchTests {
     #expect(try server.stats(bucket: "robots:robots-etag.test").count == 2)
     #expect(second.robots.export() == [exported])
   }
+
+  @Test func everyRedirectHopIsCheckedAgainstItsOwnRobots() async throws {
+    let server = try FaultServer()
+    let fetcher = try robotsFetcher(server, hosts: ["robots-missing.test", "robots-5xx.test"])
+    let target = server.url(host: "robots-5xx.test", "/ok")
+    let start = server.url(host: "robots-missing.test", "/redirect?to=\(target)")
+    let error = await fetchError { try await fetcher.fetch(FetchRequest(url: start, kind: .page)) }
+    #expect(error == .blockedByRobots(target))
+    #expect(try server.stats(bucket: "robots:robots-5xx.test").count == 1)
+    let allowed = try await fetcher.fetch(
+      FetchRequest(url: server.url(host: "robots-5xx.test", "/redirect?to=/ok"), kind: .image))
+    #expect(allowed.redirects == [server.url(host: "robots-5xx.test", "/redirect?to=/ok")])
+    #expect(allowed.finalURL == target, "images follow redirects without robots.txt")
+  }
 }
