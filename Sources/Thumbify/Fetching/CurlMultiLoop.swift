@@ -129,6 +129,7 @@ final class CurlMultiLoop: @unchecked Sendable {
   private func run() {
     var running: Int32 = 0
     var remaining: Int32 = 0
+    var nextSweep = ContinuousClock.now + .seconds(10)
     while true {
       let (commands, isClosed) = inbox.withLock { inbox in
         defer { inbox.commands = [] }
@@ -147,7 +148,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         complete(easy: easy, code: message.pointee.data.result)
         finished = true
       }
-      let wait = queue.timeUntilNextStart(now: .now)
+      let now = ContinuousClock.now
+      if now >= nextSweep {
+        queue.sweep(now: now)
+        nextSweep = now + .seconds(10)
+      }
+      let wait = queue.timeUntilNextStart(now: now)
       if finished && wait == .zero { continue }
       let milliseconds = wait.map { Int32(min(1000, max(0, $0.milliseconds))) } ?? 1000
       curl_multi_poll(multi, nil, 0, milliseconds, nil)

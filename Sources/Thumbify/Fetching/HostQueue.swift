@@ -139,6 +139,19 @@ struct HostQueue<Item> {
     return soonest
   }
 
+  /// Forgets idle hosts whose delay has run out, so a long crawl over many hosts keeps only
+  /// the hosts with work or a pending delay. Hosts with a `Crawl-delay` of their own are kept.
+  mutating func sweep(now: ContinuousClock.Instant) {
+    let defaultDelay = defaultDelay
+    hosts = hosts.filter { _, entry in
+      entry.active > 0 || entry.pendingCount > 0 || entry.delay != defaultDelay
+        || (entry.nextStart.map { $0 > now } ?? false)
+    }
+  }
+
+  /// Hosts the queue holds state for.
+  var hostCount: Int { hosts.count }
+
   /// Drains every waiting item (shutdown).
   mutating func removeAllPending() -> [Item] {
     var items: [Item] = []
