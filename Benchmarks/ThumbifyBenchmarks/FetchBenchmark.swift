@@ -138,9 +138,3 @@ struct ProcessSnapshot {
     residentKB = line.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
   }
 }
-
-/// A benchmark run that did not do its work.
-struct BenchmarkFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}

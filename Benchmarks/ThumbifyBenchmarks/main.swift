@@ -5,6 +5,7 @@ import Foundation
 let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   ("extract", ExtractBenchmark.run),
   ("fetch", FetchBenchmark.run),
+  (name: "imaging", run: ImagingBenchmark.run),
 ]
 
 Harness.warnIfDebug()

@@ -9,13 +9,24 @@ public struct DecodeOptions: Sendable, Hashable {
   public var maxPixels: Int
   /// Encoded bytes allowed.
   public var maxBytes: Int
+  /// How many times the final size, per dimension, a shrink-on-load decode must
+  /// still be (at least 1). `1` decodes at the smallest scale that covers the
+  /// final size; libvips and Pillow leave a factor of 2 for the resampler.
+  /// See docs/decoding.md.
+  public var shrinkHeadroom: Double
 
-  public init(target: Size? = nil, fit: Fit = .contain, maxPixels: Int = 50_000_000, maxBytes: Int = 10 << 20)
-  {
+  public init(
+    target: Size? = nil,
+    fit: Fit = .contain,
+    maxPixels: Int = 50_000_000,
+    maxBytes: Int = 10 << 20,
+    shrinkHeadroom: Double = 1
+  ) {
     self.target = target
     self.fit = fit
     self.maxPixels = maxPixels
     self.maxBytes = maxBytes
+    self.shrinkHeadroom = shrinkHeadroom
   }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Thumbify
 
 /// `thumbify thumb <images>... --out <dir>`: thumbnails for local image files.
@@ -25,8 +26,41 @@ enum ThumbCommand: Subcommand {
     ]
   )
 
+  /// The largest box side `--size` accepts.
+  static let maximumSide = 8192
+
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    console.printError("thumbify thumb is not built yet.")
-    return ExitCode.fatal
+    let variant = try variant(from: arguments)
+    let output = arguments.value("out") ?? "."
+    let job = ThumbJob(
+      output: output, variant: variant, decoder: ImageDecoder(),
+      concurrency: ProcessInfo.processInfo.activeProcessorCount)
+    return await job.run(arguments.positionals, console: console)
+  }
+
+  /// The variant `--size`, `--fit` and `--format` describe.
+  static func variant(from arguments: ParsedArguments) throws(UsageError) -> ThumbnailVariant {
+    let sizeText = arguments.value("size") ?? "600x315"
+    guard let size = parseSize(sizeText) else {
+      throw UsageError("The value '\(sizeText)' is invalid for '--size <WxH>'")
+    }
+    let fitText = arguments.value("fit") ?? "contain"
+    guard let fit = Fit(rawValue: fitText) else {
+      throw UsageError("The value '\(fitText)' is invalid for '--fit <fit>'")
+    }
+    let formatText = arguments.value("format") ?? "webp"
+    guard let format = OutputFormat(rawValue: formatText) else {
+      throw UsageError("The value '\(formatText)' is invalid for '--format <format>'")
+    }
+    return ThumbnailVariant(name: "thumb", box: size, fit: fit, format: format)
+  }
+
+  /// `600x315` → 600×315; both sides 1…`maximumSide`.
+  static func parseSize(_ text: String) -> Size? {
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+      (1...maximumSide).contains(width), (1...maximumSide).contains(height)
+    else { return nil }
+    return Size(width: width, height: height)
   }
 }

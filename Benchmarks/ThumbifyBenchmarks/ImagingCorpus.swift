@@ -1,0 +1,129 @@
+import Foundation
+import Thumbify
+
+/// The imaging benchmark's inputs and the peers it is compared with.
+enum ImagingCorpus {
+  /// One benchmark configuration: the thumbnail every tool makes.
+  struct Configuration {
+    var name: String
+    var box: Size
+    var fit: Fit
+    var format: OutputFormat
+    var quality = 80
+
+    var variant: ThumbnailVariant {
+      ThumbnailVariant(name: name, box: box, fit: fit, format: format, quality: quality)
+    }
+  }
+
+  static let configurations = [
+    Configuration(name: "card 600x315 contain webp q80", box: Size(width: 600, height: 315), fit: .contain, format: .webp),
+    Configuration(name: "icon 64x64 cover png", box: Size(width: 64, height: 64), fit: .cover, format: .png),
+  ]
+
+  /// The corpus files, built by `Benchmarks/imaging/make-corpus.py` when missing.
+  static func files(in directory: String) throws -> [String] {
+    if !FileManager.default.fileExists(atPath: directory) {
+      try run("/usr/bin/python3", ["Benchmarks/imaging/make-corpus.py", directory])
+    }
+    return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map { directory + "/" + $0 }
+  }
+
+  /// Runs a program to completion; throws when it fails.
+  @discardableResult
+  static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> String
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw BenchmarkFailure("\(executable) \(arguments.prefix(3).joined(separator: " ")) … exited \(process.terminationStatus)")
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  /// `vipsthumbnail` over `files` with the same box, fit, format and quality;
+  /// `processes` runs split the files, each with `VIPS_CONCURRENCY=1`.
+  static func vipsthumbnail(_ files: [String], _ configuration: Configuration, out: String, processes: Int) throws {
+    let format = configuration.format == .webp ? "webp[Q=\(configuration.quality),strip]" : "png[strip]"
+    var arguments = ["--size", configuration.box.description, "-o", "\(out)/%s.\(format)"]
+    if configuration.fit == .cover { arguments += ["--smartcrop", "centre"] }
+    let chunks = (0..<processes).map { index in stride(from: index, to: files.count, by: processes).map { files[$0] } }
+    let running = try chunks.map { chunk in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsthumbnail")
+      process.arguments = arguments + chunk
+      process.environment = ProcessInfo.processInfo.environment.merging(["VIPS_CONCURRENCY": "1"]) { $1 }
+      try process.run()
+      return process
+    }
+    for process in running {
+      process.waitUntilExit()
+      guard process.terminationStatus == 0 else { throw BenchmarkFailure("vipsthumbnail failed") }
+    }
+  }
+
+  /// Pillow's per-sample seconds (timed inside Python) and its peak RSS in KiB.
+  static func pillow(_ files: [String], _ configuration: Configuration, out: String, threads: Int, samples: Int)
+    throws -> (seconds: [Double], rssKiB: Int)
+  {
+    let output = try run(
+      "/usr/bin/python3",
+      [
+        "Benchmarks/imaging/pillow-thumbnail.py", configuration.box.description, configuration.fit.rawValue,
+        configuration.format.rawValue, String(configuration.quality), String(threads), String(samples), out,
+      ] + files)
+    var seconds: [Double] = []
+    var rss = 0
+    for line in output.split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      if parts.first == "seconds", let value = Double(parts[1]) { seconds.append(value) }
+      if parts.first == "rss_kb", let value = Int(parts[1]) { rss = value }
+    }
+    return (seconds, rss)
+  }
+
+  /// The peak resident set of this process so far, in KiB (`VmHWM`).
+  static func peakRSSKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+      return Int(line.split(separator: " ")[1]) ?? 0
+    }
+    return 0
+  }
+
+  /// The largest peak resident set of any waited-for child process, in KiB.
+  static func childrenPeakRSSKiB() -> Int {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+    return usage.ru_maxrss
+  }
+}
+
+/// A benchmark step that could not run.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Writes each blob as a plain file named by its SHA-256, every time (no
+/// `fsync`, no skip-if-present), as `vipsthumbnail` and Pillow write theirs.
+struct BenchmarkStore: BlobStoring {
+  var directory: String
+
+  func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
+    let sha256 = SHA256Digest.hex(of: bytes)
+    let path = "\(sha256).\(fileExtension)"
+    guard FileManager.default.createFile(atPath: directory + "/" + path, contents: Data(bytes)) else {
+      throw .io(path: path, operation: "write", message: "createFile failed")
+    }
+    return StoredBlob(path: path, sha256: sha256, bytes: bytes.count, isNew: true)
+  }
+}

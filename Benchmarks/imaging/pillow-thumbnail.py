@@ -1,0 +1,56 @@
+#!/usr/bin/python3
+"""The Pillow peer of the imaging benchmark: times thumbnails of the given files.
+
+Usage: pillow-thumbnail.py WxH contain|cover webp|png QUALITY THREADS SAMPLES OUTDIR FILE...
+
+Each image: open, `draft` (JPEG DCT shrink-on-load), then `Image.thumbnail`
+(contain) or `ImageOps.fit` (cover), Lanczos, saved as WebP (method 4) or PNG.
+Prints one line per sample: `seconds <s>` (warm-up excluded, interpreter start-up
+and imports excluded), then `rss_kb <VmHWM>`.
+"""
+import os
+import sys
+import time
+from multiprocessing import Pool
+
+from PIL import Image, ImageOps
+
+
+def thumbnail(job):
+    path, width, height, fit, fmt, quality, out = job
+    image = Image.open(path)
+    image.draft("RGB", (width, height))
+    if image.mode not in ("RGB", "RGBA"):
+        image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
+    if fit == "cover":
+        image = ImageOps.fit(image, (width, height), Image.LANCZOS)
+    else:
+        image.thumbnail((width, height), Image.LANCZOS)
+    name = os.path.join(out, os.path.splitext(os.path.basename(path))[0] + "." + fmt)
+    if fmt == "webp":
+        image.save(name, "WEBP", quality=quality, method=4)
+    else:
+        image.save(name, "PNG")
+
+
+def main():
+    size, fit, fmt, quality, threads, samples, out = sys.argv[1:8]
+    files = sys.argv[8:]
+    width, height = (int(v) for v in size.split("x"))
+    os.makedirs(out, exist_ok=True)
+    jobs = [(f, width, height, fit, fmt, int(quality), out) for f in files]
+    pool = Pool(int(threads)) if int(threads) > 1 else None
+    run = (lambda: pool.map(thumbnail, jobs, chunksize=1)) if pool else (lambda: [thumbnail(j) for j in jobs])
+    run()  # warm-up
+    for _ in range(int(samples)):
+        start = time.perf_counter()
+        run()
+        print(f"seconds {time.perf_counter() - start:.6f}", flush=True)
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                print(f"rss_kb {line.split()[1]}")
+
+
+if __name__ == "__main__":
+    main()

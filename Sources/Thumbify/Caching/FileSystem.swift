@@ -1,0 +1,94 @@
+import Foundation
+
+/// The POSIX file calls the store and manifests make, each failure turned
+/// into a `StoreError` carrying `strerror(errno)`.
+public enum FileSystem {
+  /// `mkdir -p`: creates `path` and any missing parents (mode 0755).
+  public static func makeDirectories(_ path: String) throws(StoreError) {
+    if isDirectory(path) { return }
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      prefix += component
+      if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+        throw error("create directory", prefix)
+      }
+      if !isDirectory(prefix) {
+        throw .io(path: prefix, operation: "create directory", message: String(cString: strerror(ENOTDIR)))
+      }
+      prefix += "/"
+    }
+  }
+
+  /// Writes `bytes` to a temporary file beside `path`, `fsync`s it and renames
+  /// it over `path`: readers see the old file or the new one, never a torn one.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
+    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { throw error("create a temporary file in", directory) }
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    var isRenamed = false
+    defer {
+      if !isRenamed { unlink(temporary) }
+    }
+    do {
+      defer { close(descriptor) }
+      var offset = 0
+      while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { buffer in
+          write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        }
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw error("write", temporary)
+        }
+        offset += written
+      }
+      guard fchmod(descriptor, 0o644) == 0 else { throw error("set permissions of", temporary) }
+      guard fsync(descriptor) == 0 else { throw error("flush", temporary) }
+    }
+    guard rename(temporary, path) == 0 else { throw error("rename a temporary file to", path) }
+    isRenamed = true
+  }
+
+  static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  /// A `StoreError` for the failed call, with `strerror(errno)`.
+  static func error(_ operation: String, _ path: String) -> StoreError {
+    .io(path: path, operation: operation, message: String(cString: strerror(errno)))
+  }
+}
+
+extension FileSystem {
+  /// The contents of the file at `path`, refusing files larger than `limit` bytes before reading them.
+  ///
+  /// - Throws: `StoreError.io` with `strerror(errno)` when the file cannot be
+  ///   opened or read, or is larger than `limit` (`EFBIG`).
+  public static func readFile(_ path: String, limit: Int) throws(StoreError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw error("read", path) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw error("read", path) }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      throw .io(path: path, operation: "read", message: String(cString: strerror(EISDIR)))
+    }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw error("read", path)
+      }
+      if count == 0 { return bytes }
+      if bytes.count + count > limit {
+        throw .io(path: path, operation: "read", message: String(cString: strerror(EFBIG)))
+      }
+      bytes.append(contentsOf: chunk.prefix(count))
+    }
+  }
+}

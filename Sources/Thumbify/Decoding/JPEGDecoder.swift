@@ -1,0 +1,53 @@
+import CTurboJPEG
+
+/// Decodes JPEG through TurboJPEG, shrinking on load by DCT scaling.
+///
+/// The decoder reads the header, checks the pixel limit, picks the smallest of
+/// the 1/8, 1/4, 1/2 and 1 scales whose output still covers what the target
+/// needs (``ShrinkOnLoad``), decodes straight into the output buffer, converts
+/// CMYK/YCCK to RGB, and applies the EXIF orientation. Output is always RGB.
+///
+/// Data that does not end with an EOI marker gets one appended before
+/// decoding, so a file missing only its last two bytes (which browsers show)
+/// decodes, while data cut inside a scan still trips libjpeg's "premature end
+/// of data segment" warning and is reported as corrupt.
+struct JPEGDecoder: ImageDecoding {
+  /// The DCT scales considered: those TurboJPEG has fast paths for.
+  static let scales: [(num: Int, denom: Int)] = TurboJPEGDecompressor.scalingFactors.filter {
+    $0.num == 1 && [1, 2, 4, 8].contains($0.denom)
+  }
+
+  func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
+    let markers = JPEGMarkers(data)
+    let decompressor = try TurboJPEGDecompressor()
+    let endOfImage: [UInt8] = [0xFF, 0xD9]
+    let complete = data.suffix(2).elementsEqual(endOfImage) ? data : data + endOfImage
+    return try complete.withUnsafeBufferPointer { (jpeg) throws(ImageError) -> DecodedImage in
+      let header = try decompressor.header(jpeg)
+      try options.checkPixels(header.size, format: .jpeg)
+      let orientation = markers.orientation
+      let required = ShrinkOnLoad.requiredSize(
+        stored: header.size, orientation: orientation, options: options)
+      let factor = ShrinkOnLoad.smallestFactor(stored: header.size, required: required, among: Self.scales)
+      let size = ShrinkOnLoad.scaledSize(header.size, by: factor)
+      let isCMYK =
+        header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
+      let buffer: PixelBuffer
+      if isCMYK {
+        var cmyk = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        try cmyk.withUnsafeMutableBufferPointer { (output) throws(ImageError) in
+          try decompressor.decompress(jpeg, into: output, size: size, pixelFormat: TJPF_CMYK)
+        }
+        buffer = CMYKConversion.rgb(fromInvertedCMYK: cmyk, width: size.width, height: size.height)
+      } else {
+        var rgb = [UInt8](repeating: 0, count: size.width * size.height * 3)
+        try rgb.withUnsafeMutableBufferPointer { (output) throws(ImageError) in
+          try decompressor.decompress(jpeg, into: output, size: size, pixelFormat: TJPF_RGB)
+        }
+        buffer = PixelBuffer(width: size.width, height: size.height, channels: 3, pixels: rgb)
+      }
+      return DecodedImage(
+        buffer: buffer.oriented(orientation), format: .jpeg, originalSize: orientation.upright(header.size))
+    }
+  }
+}

@@ -1,0 +1,40 @@
+extension PixelBuffer {
+  /// The buffer turned upright for an image stored with `orientation`.
+  ///
+  /// Values 5–8 swap width and height. ``ExifOrientation/up`` returns the buffer unchanged.
+  ///
+  /// - Complexity: O(*n*) in the number of pixels, with one new buffer of the same size.
+  public func oriented(_ orientation: ExifOrientation) -> PixelBuffer {
+    guard orientation != .up else { return self }
+    let (w, h, c) = (width, height, channels)
+    let upright = orientation.upright(Size(width: w, height: h))
+    let (ow, oh) = (upright.width, upright.height)
+    // For the upright pixel (x, y), the stored pixel is at start + x * dx + y * dy (in pixels).
+    let (start, dx, dy): (Int, Int, Int)
+    switch orientation {
+    case .up: (start, dx, dy) = (0, 1, w)
+    case .upMirrored: (start, dx, dy) = (w - 1, -1, w)
+    case .down: (start, dx, dy) = (w * h - 1, -1, -w)
+    case .downMirrored: (start, dx, dy) = (w * (h - 1), 1, -w)
+    case .leftMirrored: (start, dx, dy) = (0, w, 1)
+    case .right: (start, dx, dy) = (w * (h - 1), -w, 1)
+    case .rightMirrored: (start, dx, dy) = (w * h - 1, -w, -1)
+    case .left: (start, dx, dy) = (w - 1, w, -1)
+    }
+    let output = [UInt8](unsafeUninitializedCapacity: ow * oh * c) { out, initialized in
+      pixels.withUnsafeBufferPointer { source in
+        var o = 0
+        for y in 0..<oh {
+          var s = (start + y * dy) * c
+          for _ in 0..<ow {
+            for k in 0..<c { out[o + k] = source[s + k] }
+            o += c
+            s += dx * c
+          }
+        }
+      }
+      initialized = ow * oh * c
+    }
+    return PixelBuffer(width: ow, height: oh, channels: c, pixels: output)
+  }
+}

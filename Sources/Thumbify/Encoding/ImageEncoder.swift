@@ -1,0 +1,22 @@
+/// The production encoder: WebP, JPEG or PNG as `EncodeOptions.format` says.
+public struct ImageEncoder: ImageEncoding {
+  public var webp: WebPEncoder
+  public var jpeg: JPEGEncoder
+  public var png: PNGEncoder
+
+  public init(
+    webp: WebPEncoder = WebPEncoder(), jpeg: JPEGEncoder = JPEGEncoder(), png: PNGEncoder = PNGEncoder()
+  ) {
+    self.webp = webp
+    self.jpeg = jpeg
+    self.png = png
+  }
+
+  public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+    switch options.format {
+    case .webp: try webp.encode(image, options: options)
+    case .jpeg: try jpeg.encode(image, options: options)
+    case .png: try png.encode(image, options: options)
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/// Makes a source image's thumbnails: decode once → resize per variant →
+/// encode → store.
+///
+/// The source is decoded once, at the reduced scale (shrink-on-load) the
+/// most demanding variant still allows, then every variant is resized from
+/// that decode. Identical variant outputs share one blob (the store is
+/// content-addressed). The placeholder and dominant colour are computed from
+/// the decoded image.
+///
+/// ```swift
+/// let thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: "out"))
+/// let set = try thumbnailer.thumbnails(of: bytes, source: "https://example.com/og.jpg",
+///                                      variants: [.card, .card2x])
+/// ```
+public struct Thumbnailer: Sendable {
+  public var decoder: any ImageDecoding
+  public var encoder: any ImageEncoding
+  public var store: any BlobStoring
+  public var resampler: Resampler
+  /// The pixel and byte limits decodes run with (the target is set per call).
+  public var limits: DecodeOptions
+
+  public init(
+    decoder: any ImageDecoding, encoder: any ImageEncoding = ImageEncoder(), store: any BlobStoring,
+    resampler: Resampler = Resampler(), limits: DecodeOptions = DecodeOptions()
+  ) {
+    self.decoder = decoder
+    self.encoder = encoder
+    self.store = store
+    self.resampler = resampler
+    self.limits = limits
+  }
+
+  /// The thumbnails of one source image, one per variant, in the order given.
+  ///
+  /// - Parameters:
+  ///   - data: the encoded source image (any format the decoder sniffs).
+  ///   - source: the image's URL or path, recorded in the result.
+  ///   - variants: what to make; at least one.
+  /// - Throws: `ThumbnailError.image` when the image cannot be decoded or
+  ///   encoded, `.store` when a blob cannot be written.
+  public func thumbnails(of data: [UInt8], source: String, variants: [ThumbnailVariant])
+    throws(ThumbnailError)
+    -> ThumbnailSet
+  {
+    var options = limits
+    let hint = ThumbnailVariant.decodeTarget(for: variants)
+    options.target = hint?.target
+    options.fit = hint?.fit ?? .contain
+    let decoded: DecodedImage
+    do {
+      decoded = try decoder.decode(data, options: options)
+    } catch {
+      throw .image(error)
+    }
+    let placeholder = Placeholder(image: decoded.buffer)
+    var thumbnails: [Thumbnail] = []
+    for variant in variants {
+      let (pixels, geometry) = resize(decoded, for: variant)
+      let encoded: [UInt8]
+      do {
+        encoded = try encoder.encode(pixels, options: variant.encoding)
+      } catch {
+        throw .image(error)
+      }
+      let blob: StoredBlob
+      do {
+        blob = try store.store(encoded, fileExtension: variant.encoding.format.fileExtension)
+      } catch {
+        throw .store(error)
+      }
+      thumbnails.append(
+        Thumbnail(
+          name: variant.name, path: blob.path, width: geometry.output.width, height: geometry.output.height,
+          bytes: blob.bytes, format: variant.encoding.format, sha256: blob.sha256))
+    }
+    return ThumbnailSet(
+      source: source, width: decoded.originalSize.width, height: decoded.originalSize.height,
+      placeholder: placeholder.thumbHash, color: placeholder.color, variants: thumbnails)
+  }
+
+  /// The variant's pixels, resized from the decode, and the geometry they follow.
+  func resize(_ decoded: DecodedImage, for variant: ThumbnailVariant) -> (PixelBuffer, ThumbnailGeometry) {
+    let geometry = ThumbnailGeometry(
+      source: decoded.originalSize, box: variant.box, fit: variant.fit,
+      allowsUpscaling: variant.allowsUpscaling)
+    return (resampler.resize(decoded, geometry: geometry), geometry)
+  }
+}

@@ -1,0 +1,70 @@
+/// The fixed-point weights for resampling one axis, computed once per resize.
+///
+/// Output sample `i` is `Σ weights[i * taps + k] * source[starts[i] + k]` for
+/// `k` in `0..<taps`, with weights in 1.14 fixed point summing to exactly
+/// `1 << 14`, so results are deterministic and the inner loops are integer
+/// multiply-adds that vectorize (as in Pillow and libvips).
+struct ResampleCoefficients: Sendable {
+  /// Fixed-point precision of a weight.
+  static let precisionBits: Int32 = 14
+  static let one = Int32(1) << precisionBits
+
+  /// First source index each output sample reads.
+  var starts: [Int]
+  /// `taps` weights per output sample (zero-padded where a sample needs fewer).
+  var weights: [Int16]
+  /// Weights per output sample.
+  var taps: Int
+
+  /// Coefficients mapping the source span `[offset, offset + span)` of an axis
+  /// of `sourceLength` pixels onto `outputLength` pixels.
+  init(sourceLength: Int, offset: Double, span: Double, outputLength: Int, filter: ResampleFilter) {
+    let scale = span / Double(outputLength)
+    let filterScale = max(scale, 1)
+    let support = filter.support * filterScale
+    let taps = min(sourceLength, max(1, Int((support * 2).rounded(.up)) + 1))
+    var starts = [Int](repeating: 0, count: outputLength)
+    var weights = [Int16](repeating: 0, count: outputLength * taps)
+    var real = [Double](repeating: 0, count: taps)
+    for i in 0..<outputLength {
+      let centre = offset + (Double(i) + 0.5) * scale
+      var first = Int((centre - support).rounded(.down))
+      first = min(max(first, 0), sourceLength - 1)
+      let end = min(Int((centre + support).rounded(.up)), sourceLength, first + taps)
+      var total = 0.0
+      for k in 0..<taps {
+        let index = first + k
+        real[k] = index < end ? filter.weight((Double(index) + 0.5 - centre) / filterScale) : 0
+        total += real[k]
+      }
+      if total == 0 {
+        // A span narrower than a pixel between two centres: take the nearest pixel.
+        real[0] = 1
+        total = 1
+      }
+      var sum: Int32 = 0
+      var largest = 0
+      for k in 0..<taps {
+        let fixed = Int32((real[k] / total * Double(Self.one)).rounded())
+        weights[i * taps + k] = Int16(clamping: fixed)
+        sum += Int32(weights[i * taps + k])
+        if real[k] > real[largest] { largest = k }
+      }
+      // Make the weights sum to exactly one so flat areas stay flat.
+      weights[i * taps + largest] = Int16(clamping: Int32(weights[i * taps + largest]) + Self.one - sum)
+      starts[i] = first
+    }
+    // Keep every read inside the axis: shift windows that run past its end.
+    for i in 0..<outputLength where starts[i] + taps > sourceLength {
+      let shift = starts[i] + taps - sourceLength
+      let base = i * taps
+      for k in stride(from: taps - 1, through: 0, by: -1) {
+        weights[base + k] = k >= shift ? weights[base + k - shift] : 0
+      }
+      starts[i] -= shift
+    }
+    self.starts = starts
+    self.weights = weights
+    self.taps = taps
+  }
+}
