@@ -50,12 +50,15 @@ enum ImagingBenchmark {
       "\npeak RSS (VmHWM): thumbify process \(rssAtStart / 1024) MiB at start, "
         + "\(rssAfterFirstPass / 1024) MiB after the first \(files.count * (samples + 1)) images, "
         + "\(ImagingCorpus.peakRSSKiB() / 1024) MiB after \(imagesProcessed) "
-        + "(before the SSIM reference step); largest peer child process \(ImagingCorpus.childrenPeakRSSKiB() / 1024) MiB")
+        + "(before the SSIM reference step); largest peer child process \(ImagingCorpus.childrenPeakRSSKiB() / 1024) MiB"
+    )
     try? FileManager.default.removeItem(atPath: out)
   }
 
   /// Thumbnails every file with `threads` workers; returns the image count.
-  static func thumbnailAll(_ files: [String], _ configuration: ImagingCorpus.Configuration, out: String, threads: Int)
+  static func thumbnailAll(
+    _ files: [String], _ configuration: ImagingCorpus.Configuration, out: String, threads: Int
+  )
     throws -> Double
   {
     let thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: BenchmarkStore(directory: out))
@@ -86,14 +89,21 @@ enum ImagingBenchmark {
     for file in files {
       let bytes = try FileSystem.readFile(file, limit: 64 << 20)
       let source = try decoder.decode(bytes, options: full)
-      let geometry = ThumbnailGeometry(source: source.originalSize, box: configuration.box, fit: configuration.fit)
+      let geometry = ThumbnailGeometry(
+        source: source.originalSize, box: configuration.box, fit: configuration.fit)
       let reference = ReferenceResampler().resize(source.buffer, geometry: geometry)
       let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
       let thumbifyBytes = try thumbifyOutput(bytes, configuration)
       let outputs: [(String, [UInt8]?)] = [
         ("thumbify", thumbifyBytes),
-        ("vipsthumbnail", try? FileSystem.readFile("\(out)/vips-1/\(stem).\(configuration.format.rawValue)", limit: 1 << 24)),
-        ("Pillow", try? FileSystem.readFile("\(out)/pillow-1/\(stem).\(configuration.format.rawValue)", limit: 1 << 24)),
+        (
+          "vipsthumbnail",
+          try? FileSystem.readFile("\(out)/vips-1/\(stem).\(configuration.format.rawValue)", limit: 1 << 24)
+        ),
+        (
+          "Pillow",
+          try? FileSystem.readFile("\(out)/pillow-1/\(stem).\(configuration.format.rawValue)", limit: 1 << 24)
+        ),
       ]
       for (tool, data) in outputs {
         guard let data, let decoded = try? decoder.decode(data, options: full),
@@ -116,10 +126,12 @@ enum ImagingBenchmark {
   }
 
   /// thumbify's encoded thumbnail of `bytes`, exactly as the timed runs make it.
-  static func thumbifyOutput(_ bytes: [UInt8], _ configuration: ImagingCorpus.Configuration) throws -> [UInt8] {
+  static func thumbifyOutput(_ bytes: [UInt8], _ configuration: ImagingCorpus.Configuration) throws -> [UInt8]
+  {
     let decoded = try ImageDecoder().decode(
       bytes, options: DecodeOptions(target: configuration.box, fit: configuration.fit, maxBytes: 64 << 20))
-    let geometry = ThumbnailGeometry(source: decoded.originalSize, box: configuration.box, fit: configuration.fit)
+    let geometry = ThumbnailGeometry(
+      source: decoded.originalSize, box: configuration.box, fit: configuration.fit)
     let pixels = Resampler().resize(decoded, geometry: geometry)
     return try ImageEncoder().encode(pixels, options: configuration.variant.encoding)
   }

@@ -17,7 +17,8 @@ enum ImagingCorpus {
   }
 
   static let configurations = [
-    Configuration(name: "card 600x315 contain webp q80", box: Size(width: 600, height: 315), fit: .contain, format: .webp),
+    Configuration(
+      name: "card 600x315 contain webp q80", box: Size(width: 600, height: 315), fit: .contain, format: .webp),
     Configuration(name: "icon 64x64 cover png", box: Size(width: 64, height: 64), fit: .cover, format: .png),
   ]
 
@@ -26,7 +27,9 @@ enum ImagingCorpus {
     if !FileManager.default.fileExists(atPath: directory) {
       try run("/usr/bin/python3", ["Benchmarks/imaging/make-corpus.py", directory])
     }
-    return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map { directory + "/" + $0 }
+    return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map {
+      directory + "/" + $0
+    }
   }
 
   /// Runs a program to completion; throws when it fails.
@@ -44,18 +47,23 @@ enum ImagingCorpus {
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw BenchmarkFailure("\(executable) \(arguments.prefix(3).joined(separator: " ")) … exited \(process.terminationStatus)")
+      throw BenchmarkFailure(
+        "\(executable) \(arguments.prefix(3).joined(separator: " ")) … exited \(process.terminationStatus)")
     }
     return String(decoding: output, as: UTF8.self)
   }
 
   /// `vipsthumbnail` over `files` with the same box, fit, format and quality;
   /// `processes` runs split the files, each with `VIPS_CONCURRENCY=1`.
-  static func vipsthumbnail(_ files: [String], _ configuration: Configuration, out: String, processes: Int) throws {
+  static func vipsthumbnail(_ files: [String], _ configuration: Configuration, out: String, processes: Int)
+    throws
+  {
     let format = configuration.format == .webp ? "webp[Q=\(configuration.quality),strip]" : "png[strip]"
     var arguments = ["--size", configuration.box.description, "-o", "\(out)/%s.\(format)"]
     if configuration.fit == .cover { arguments += ["--smartcrop", "centre"] }
-    let chunks = (0..<processes).map { index in stride(from: index, to: files.count, by: processes).map { files[$0] } }
+    let chunks = (0..<processes).map { index in
+      stride(from: index, to: files.count, by: processes).map { files[$0] }
+    }
     let running = try chunks.map { chunk in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/vipsthumbnail")
@@ -71,7 +79,9 @@ enum ImagingCorpus {
   }
 
   /// Pillow's per-sample seconds (timed inside Python) and its peak RSS in KiB.
-  static func pillow(_ files: [String], _ configuration: Configuration, out: String, threads: Int, samples: Int)
+  static func pillow(
+    _ files: [String], _ configuration: Configuration, out: String, threads: Int, samples: Int
+  )
     throws -> (seconds: [Double], rssKiB: Int)
   {
     let output = try run(

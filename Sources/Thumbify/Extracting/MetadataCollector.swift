@@ -91,11 +91,13 @@ struct MetadataCollector: HTMLTokenSink {
   private mutating func meta(_ attributes: [HTMLAttribute]) {
     guard metas.count < Self.maximumMetas else { return }
     var content: String?
+    var value: String?
     var media: String?
     var keys: [String] = []
     for attribute in attributes {
       switch attribute.name {
       case "content": content = attribute.value
+      case "value": value = attribute.value
       case "media": media = attribute.value
       case "property", "name":
         let key = ASCII.lowercased(ASCII.trimmed(attribute.value))
@@ -109,7 +111,8 @@ struct MetadataCollector: HTMLTokenSink {
         break
       }
     }
-    guard let content else { return }
+    // A few sites write `value=` where `content=` belongs; `content` wins when both are there.
+    guard let content = content ?? value else { return }
     for key in keys { metas.append(Meta(key: key, content: content, media: media)) }
     if httpEquivLanguage == nil, keys.contains("http-equiv:content-language") { httpEquivLanguage = content }
   }
