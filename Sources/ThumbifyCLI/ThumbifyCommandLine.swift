@@ -5,7 +5,8 @@ import Thumbify
 public enum ThumbifyCommandLine {
   /// Every subcommand, in the order `--help` lists them.
   static let subcommands: [any Subcommand.Type] = [
-    ThumbCommand.self
+    ThumbCommand.self,
+    ExtractCommand.self,
   ]
 
   static let rootSpec = CommandSpec(

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension HTMLTokenizer {
+  /// Reads a start or end tag whose name starts at `position`; reports it unless the input
+  /// ends inside it (browsers drop such a tag). Returns the tag's name.
+  mutating func tag<Sink: HTMLTokenSink>(isEnd: Bool, sink: inout Sink) -> HTMLTagName {
+    let nameStart = position
+    let classes = ByteClass.table
+    while position < end, classes[Int(base[position])] & ByteClass.endsTagName == 0 { position += 1 }
+    let nameLength = position - nameStart
+    var name = HTMLTagName.other
+    if nameLength <= nameBuffer.count {
+      nameBuffer.withUnsafeMutableBufferPointer { buffer in
+        for offset in 0..<nameLength { buffer[offset] = ASCII.lower(base[nameStart + offset]) }
+        name = HTMLTagName.identify(UnsafePointer(buffer.baseAddress!), count: nameLength)
+      }
+    }
+    let collects = !isEnd && name.hasUsefulAttributes
+    if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
+    guard let isSelfClosing = readAttributes(collecting: collects) else {
+      position = end
+      return name
+    }
+    if isEnd {
+      if name == .svg || name == .math { foreignDepth = max(0, foreignDepth - 1) }
+      sink.endTag(name)
+    } else {
+      if (name == .svg || name == .math) && !isSelfClosing { foreignDepth += 1 }
+      sink.startTag(name, attributes: attributes, isSelfClosing: isSelfClosing)
+    }
+    return name
+  }
+
+  /// Reads attributes up to and including the tag's `>`; returns whether the tag was
+  /// self-closing, or `nil` when the input ended first.
+  private mutating func readAttributes(collecting: Bool) -> Bool? {
+    var isSelfClosing = false
+    let classes = ByteClass.table
+    while position < end {
+      let byte = base[position]
+      if classes[Int(byte)] & ByteClass.whitespace != 0 {
+        position += 1
+        continue
+      }
+      if byte == UInt8(ascii: ">") {
+        position += 1
+        return isSelfClosing
+      }
+      if byte == UInt8(ascii: "/") {
+        position += 1
+        if position < end, base[position] == UInt8(ascii: ">") {
+          position += 1
+          return true
+        }
+        continue
+      }
+      isSelfClosing = false
+      guard readAttribute(collecting: collecting) else { return nil }
+    }
+    return nil
+  }
+
+  /// Reads one attribute starting at its name's first byte; returns `false` at the end of input.
+  private mutating func readAttribute(collecting: Bool) -> Bool {
+    let nameStart = position
+    let classes = ByteClass.table
+    position += 1  // The first byte is part of the name even when it is '='.
+    while position < end, classes[Int(base[position])] & ByteClass.endsAttributeName == 0 { position += 1 }
+    let nameEnd = position
+    while position < end, classes[Int(base[position])] & ByteClass.whitespace != 0 { position += 1 }
+    guard position < end else { return false }
+    var valueRange = position..<position
+    var hasValue = false
+    if base[position] == UInt8(ascii: "=") {
+      position += 1
+      while position < end, classes[Int(base[position])] & ByteClass.whitespace != 0 { position += 1 }
+      guard position < end else { return false }
+      let quote = base[position]
+      if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+        guard let close = find(quote, from: position + 1) else { return false }
+        valueRange = (position + 1)..<close
+        position = close + 1
+      } else if quote != UInt8(ascii: ">") {
+        let valueStart = position
+        while position < end, classes[Int(base[position])] & ByteClass.endsUnquotedValue == 0 {
+          position += 1
+        }
+        valueRange = valueStart..<position
+      }
+      hasValue = true
+    }
+    if collecting, attributes.count < Self.maximumAttributes {
+      append(name: nameStart..<nameEnd, value: hasValue ? valueRange : nil)
+    }
+    return true
+  }
+
+  /// Adds an attribute unless one of the same name came first.
+  private mutating func append(name nameRange: Range<Int>, value valueRange: Range<Int>?) {
+    let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, nameRange.count)) { buffer in
+      for offset in 0..<nameRange.count { buffer[offset] = ASCII.lower(base[nameRange.lowerBound + offset]) }
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<nameRange.count]), as: UTF8.self)
+    }
+    for existing in attributes where existing.name == name { return }
+    var value = ""
+    if let valueRange {
+      let length = min(valueRange.count, Self.maximumAttributeLength)
+      let raw = UnsafeBufferPointer(start: base + valueRange.lowerBound, count: length)
+      if memchr(base + valueRange.lowerBound, Int32(UInt8(ascii: "&")), length) != nil {
+        value = String(decoding: CharacterReferences.decode(raw, isAttribute: true), as: UTF8.self)
+      } else {
+        value = String(decoding: raw, as: UTF8.self)
+      }
+    }
+    attributes.append(HTMLAttribute(name: name, value: value))
+  }
+}

@@ -1,0 +1,144 @@
+/// Collects, in document order, every tokenizer event the metadata rules read: `<meta>`,
+/// `<link>`, the first `<base href>`, the first `<html lang>`, the first `<title>` and
+/// JSON-LD blocks — wherever they are, `<head>` or `<body>` (not inside `<template>`).
+///
+/// Everything is bounded: at most `maximumMetas` metas, `maximumLinks` links and
+/// `maximumJSONLDBytes` of JSON-LD are kept, so hostile pages cannot grow memory.
+struct MetadataCollector: HTMLTokenSink {
+  static let maximumMetas = 4096
+  static let maximumLinks = 1024
+  static let maximumJSONLDBytes = 4 * 1024 * 1024
+  static let maximumTitleBytes = 64 * 1024
+
+  /// One `<meta>`: its key (`property`, `name` or `itemprop:` + itemprop, lower-cased) and content.
+  struct Meta: Equatable {
+    var key: String
+    var content: String
+    /// The `media` attribute (theme-color variants).
+    var media: String?
+  }
+
+  /// One `<link>` with the attributes the rules read.
+  struct Link: Equatable {
+    /// The `rel` tokens, lower-cased.
+    var rel: [String]
+    var href: String
+    var sizes: String?
+    var type: String?
+  }
+
+  var metas: [Meta] = []
+  var links: [Link] = []
+  var baseHref: String?
+  var htmlLang: String?
+  var httpEquivLanguage: String?
+  /// The first `<title>`'s raw content (references not yet decoded).
+  var titleBytes: [UInt8]?
+  /// The raw text of each `<script type="application/ld+json">`.
+  var jsonLDBlocks: [[UInt8]] = []
+
+  private var jsonLDBytes = 0
+  private var isInJSONLDScript = false
+  private var templateDepth = 0
+  private var hasSeenHTML = false
+
+  mutating func startTag(_ name: HTMLTagName, attributes: [HTMLAttribute], isSelfClosing: Bool) {
+    switch name {
+    case .template:
+      templateDepth += 1
+      return
+    case .script:
+      let type = attributes.first { $0.name == "type" }.map { ASCII.lowercased(ASCII.trimmed($0.value)) }
+      isInJSONLDScript =
+        templateDepth == 0
+        && (type == "application/ld+json" || type?.hasPrefix("application/ld+json;") == true)
+      return
+    default:
+      break
+    }
+    guard templateDepth == 0 else { return }
+    switch name {
+    case .meta: meta(attributes)
+    case .link: link(attributes)
+    case .base:
+      if baseHref == nil, let href = attributes.first(where: { $0.name == "href" }) { baseHref = href.value }
+    case .html:
+      if !hasSeenHTML, let lang = attributes.first(where: { $0.name == "lang" || $0.name == "xml:lang" }) {
+        htmlLang = lang.value
+      }
+      hasSeenHTML = true
+    default:
+      break
+    }
+  }
+
+  mutating func endTag(_ name: HTMLTagName) {
+    if name == .template { templateDepth = max(0, templateDepth - 1) }
+  }
+
+  mutating func rawText(of name: HTMLTagName, _ bytes: UnsafeBufferPointer<UInt8>) {
+    guard templateDepth == 0 else { return }
+    if name == .title {
+      if titleBytes == nil { titleBytes = Array(bytes.prefix(Self.maximumTitleBytes)) }
+    } else if name == .script, isInJSONLDScript {
+      isInJSONLDScript = false
+      guard jsonLDBytes + bytes.count <= Self.maximumJSONLDBytes else { return }
+      jsonLDBytes += bytes.count
+      jsonLDBlocks.append(Array(bytes))
+    }
+  }
+
+  private mutating func meta(_ attributes: [HTMLAttribute]) {
+    guard metas.count < Self.maximumMetas else { return }
+    var content: String?
+    var value: String?
+    var media: String?
+    // At most one key per naming attribute: property, name, itemprop, http-equiv.
+    var property: String?
+    var name: String?
+    var itemprop: String?
+    var httpEquiv: String?
+    for attribute in attributes {
+      switch attribute.name {
+      case "content": content = attribute.value
+      case "value": value = attribute.value
+      case "media": media = attribute.value
+      case "property": property = Self.key(attribute.value)
+      case "name": name = Self.key(attribute.value)
+      case "itemprop": itemprop = "itemprop:" + Self.key(attribute.value)
+      case "http-equiv": httpEquiv = "http-equiv:" + Self.key(attribute.value)
+      default: break
+      }
+    }
+    // A few sites write `value=` where `content=` belongs; `content` wins when both are there.
+    guard let content = content ?? value else { return }
+    if let property, !property.isEmpty { metas.append(Meta(key: property, content: content, media: media)) }
+    if let name, !name.isEmpty, name != property {
+      metas.append(Meta(key: name, content: content, media: media))
+    }
+    if let itemprop { metas.append(Meta(key: itemprop, content: content, media: media)) }
+    if let httpEquiv {
+      metas.append(Meta(key: httpEquiv, content: content, media: media))
+      if httpEquivLanguage == nil, httpEquiv == "http-equiv:content-language" { httpEquivLanguage = content }
+    }
+  }
+
+  /// A meta key as the rules look it up: trimmed and ASCII lower-cased.
+  private static func key(_ text: String) -> String { ASCII.lowercased(ASCII.trimmed(text)) }
+
+  private mutating func link(_ attributes: [HTMLAttribute]) {
+    guard links.count < Self.maximumLinks,
+      let href = attributes.first(where: { $0.name == "href" })?.value,
+      let rel = attributes.first(where: { $0.name == "rel" })?.value
+    else { return }
+    let tokens = ASCII.lowercased(rel).split(whereSeparator: {
+      $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}"
+    })
+    .map(String.init)
+    links.append(
+      Link(
+        rel: tokens, href: href,
+        sizes: attributes.first(where: { $0.name == "sizes" })?.value,
+        type: attributes.first(where: { $0.name == "type" })?.value))
+  }
+}

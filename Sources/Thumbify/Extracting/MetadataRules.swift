@@ -1,0 +1,150 @@
+/// Applies the field precedence rules to what `MetadataCollector` found.
+struct MetadataRules {
+  let collector: MetadataCollector
+  let page: WebURL?
+  let pageURLString: String
+  /// `<base href>` resolved against the page, else the page.
+  let base: WebURL?
+  let jsonLD: JSONLDGraph
+  let iconTargetSize: Int
+  /// The first non-empty content of each meta key.
+  private let firstByKey: [String: String]
+
+  init(collector: MetadataCollector, pageURL: String, iconTargetSize: Int) {
+    self.collector = collector
+    self.pageURLString = pageURL
+    let page = WebURL(pageURL)
+    self.page = page
+    self.base = collector.baseHref.flatMap { WebURL($0, relativeTo: page) } ?? page
+    self.jsonLD = JSONLDGraph(blocks: collector.jsonLDBlocks)
+    self.iconTargetSize = iconTargetSize
+    var first: [String: String] = [:]
+    for meta in collector.metas where first[meta.key] == nil && !ASCII.isBlank(meta.content) {
+      first[meta.key] = meta.content
+    }
+    self.firstByKey = first
+  }
+
+  /// The first non-empty content among `keys`, in key order.
+  func meta(_ keys: String...) -> String? {
+    for key in keys { if let value = firstByKey[key] { return value } }
+    return nil
+  }
+
+  /// Resolves a URL against the base; `nil` for non-http(s) and invalid URLs.
+  func resolve(_ text: String?) -> WebURL? {
+    guard let text, !ASCII.isBlank(text) else { return nil }
+    return WebURL(text, relativeTo: base)
+  }
+
+  func metadata() -> PageMetadata {
+    var result = PageMetadata()
+    let primary = jsonLD.primary
+    result.title =
+      [
+        meta("og:title"), meta("twitter:title"),
+        primary.flatMap { jsonLD.name($0["headline"]) ?? jsonLD.name($0["name"]) },
+      ].lazy.compactMap { $0.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.titleLimit) } }
+      .first
+      ?? collector.titleBytes.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.titleLimit) }
+      ?? meta("itemprop:name", "dc.title").flatMap {
+        TextNormalizer.clean($0, limit: TextNormalizer.titleLimit)
+      }
+    result.description =
+      [
+        meta("og:description"), meta("twitter:description"),
+        primary.flatMap { jsonLD.name($0["description"]) },
+        meta("description", "itemprop:description", "dc.description"),
+      ].lazy.compactMap {
+        $0.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.descriptionLimit) }
+      }.first
+    result.originalURL = page?.description ?? pageURLString
+    result.url = canonicalURL() ?? result.originalURL
+    result.siteName = short(
+      meta("og:site_name") ?? jsonLD.name(jsonLD.first("publisher"))
+        ?? meta("application-name", "apple-mobile-web-app-title"))
+    result.type = short(meta("og:type"))
+    result.lang = language()
+    result.author = author()
+    result.publishedTime = short(
+      meta("article:published_time", "og:published_time") ?? jsonLD.first("datePublished")?.stringValue
+        ?? meta(
+          "itemprop:datepublished", "pubdate", "publishdate", "publish-date", "date", "dc.date.issued",
+          "dc.date",
+          "sailthru.date", "parsely-pub-date"))
+    result.modifiedTime = short(
+      meta("article:modified_time", "og:updated_time") ?? jsonLD.first("dateModified")?.stringValue
+        ?? meta("itemprop:datemodified", "last-modified", "dc.date.modified"))
+    result.themeColor = short(meta("theme-color", "msapplication-tilecolor"))
+    result.twitterCard = short(meta("twitter:card"))
+    let images = ImageRules(rules: self).images()
+    result.images = images.isEmpty ? nil : images
+    result.image = images.first
+    let icons = IconRanking(targetSize: iconTargetSize).rank(IconRules(rules: self).candidates(), page: page)
+    result.icons = icons.isEmpty ? nil : icons
+    result.icon = icons.first
+    result.video = VideoRules(rules: self).video()
+    result.oembed = oEmbed()
+    return result
+  }
+
+  private func short(_ text: String?) -> String? {
+    text.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.shortTextLimit) }
+  }
+
+  /// `link rel=canonical`, then `og:url`, whichever first stays on the page's host.
+  private func canonicalURL() -> String? {
+    let canonical = collector.links.first { $0.rel.contains("canonical") }?.href
+    for candidate in [canonical, meta("og:url")] {
+      guard let url = resolve(candidate), let page else { continue }
+      if Self.sameSite(url.host, page.host) { return url.description }
+    }
+    return nil
+  }
+
+  /// Hosts that are equal once a leading `www.` is ignored.
+  static func sameSite(_ first: String, _ second: String) -> Bool {
+    func strip(_ host: String) -> Substring { host.hasPrefix("www.") ? host.dropFirst(4) : Substring(host) }
+    return strip(first) == strip(second)
+  }
+
+  private func language() -> String? {
+    if let lang = collector.htmlLang.flatMap(short) { return lang }
+    if let lang = collector.httpEquivLanguage.flatMap(short) {
+      return String(lang.split(separator: ",").first ?? Substring(lang)).trimmingCharacters()
+    }
+    if let locale = short(meta("og:locale", "itemprop:inlanguage", "dc.language", "language")) {
+      return locale.replacingUnderscores()
+    }
+    return jsonLD.first("inLanguage")?.stringValue.flatMap(short)
+  }
+
+  private func author() -> String? {
+    if let author = meta("author"), !Self.looksLikeURL(author) { return short(author) }
+    if let author = meta("article:author"), !Self.looksLikeURL(author) { return short(author) }
+    if let author = jsonLD.name(jsonLD.primary?["author"] ?? jsonLD.first("author")) { return short(author) }
+    return short(meta("parsely-author", "sailthru.author", "dc.creator", "byl"))
+  }
+
+  static func looksLikeURL(_ text: String) -> Bool {
+    let lower = ASCII.lowercased(ASCII.trimmed(text))
+    return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("//")
+  }
+
+  /// The first `link type=application/json+oembed`, else the XML one.
+  private func oEmbed() -> String? {
+    for wanted in ["application/json+oembed", "text/xml+oembed", "application/xml+oembed"] {
+      for link in collector.links where link.type.map({ ASCII.lowercased(ASCII.trimmed($0)) }) == wanted {
+        if let url = resolve(link.href) { return url.description }
+      }
+    }
+    return nil
+  }
+}
+
+extension String {
+  fileprivate func trimmingCharacters() -> String { ASCII.trimmed(self) }
+  fileprivate func replacingUnderscores() -> String {
+    String(map { $0 == "_" ? "-" : $0 })
+  }
+}

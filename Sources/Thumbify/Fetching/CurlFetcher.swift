@@ -1,0 +1,175 @@
+import Synchronization
+
+/// The production fetcher: one libcurl multi loop, thumbify's per-host queue, the SSRF
+/// guard, robots.txt, retries and conditional requests.
+///
+/// ```swift
+/// let fetcher = try CurlFetcher()
+/// let page = try await fetcher.fetch(FetchRequest(url: "https://example.org/", kind: .page))
+/// ```
+///
+/// Cancelling the calling task removes the transfer from curl and throws `.cancelled`.
+public final class CurlFetcher: Fetching {
+  public let configuration: FetcherConfiguration
+  /// The robots.txt cache; export its entries to reuse validators in the next run.
+  public let robots: RobotsCache
+  private let loop: CurlMultiLoop
+  private let health: HostHealth
+  private let exemptAddresses: Set<IPAddress>
+  private let nextID = Atomic<UInt64>(1)
+
+  /// Starts the multi loop thread.
+  /// - Throws: `FetchError.other` when libcurl cannot be initialised.
+  public init(configuration: FetcherConfiguration = FetcherConfiguration(), robots: RobotsCache? = nil)
+    throws(FetchError)
+  {
+    self.configuration = configuration
+    self.robots = robots ?? RobotsCache()
+    loop = try CurlMultiLoop(configuration: configuration)
+    health = HostHealth(limit: configuration.retry.hostFailureLimit)
+    exemptAddresses = Set(configuration.exemptAddresses.compactMap { IPAddress($0) })
+  }
+
+  deinit {
+    loop.shutdown()
+  }
+
+  /// The multi loop thread's kernel thread ID, for leak checks in tests.
+  var loopThreadID: Int32 { loop.threadID.load(ordering: .relaxed) }
+
+  /// Cancels every transfer and stops the loop thread; later fetches throw `.cancelled`.
+  public func shutdown() {
+    loop.shutdown()
+  }
+
+  /// Fetches `request` politely and safely, following redirects and retrying transient failures.
+  ///
+  /// - Returns: the 2xx response, or a 304 with `isNotModified` when validators were sent.
+  /// - Throws: `FetchError`; non-2xx statuses are `.httpStatus`.
+  public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+    try await follow(
+      request, honoursRobots: request.kind == .page && !configuration.ignoresRobots, retries: true)
+  }
+
+  /// Fetches `request` and every redirect hop, each as its own queued transfer checked against
+  /// its host's health and (for pages) robots.txt; the hops share one total timeout.
+  private func follow(_ request: FetchRequest, honoursRobots: Bool, retries: Bool) async throws(FetchError)
+    -> FetchResponse
+  {
+    var current = request
+    var chain: [String] = []
+    var spent: Duration = .zero
+    while true {
+      let target = try FetchTarget(current.url)
+      guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
+      if honoursRobots { try await checkRobots(current.url, target: target) }
+      let budget = configuration.timeout - spent
+      guard budget > .zero else {
+        throw .timedOut("The redirect chain used up the \(configuration.timeout) timeout.")
+      }
+      let hop = try await attemptWithRetries(current, target: target, budget: budget, retries: retries)
+      spent += .milliseconds(Int(hop.response.duration * 1000))
+      guard let next = hop.redirectURL else {
+        var response = hop.response
+        response.requestedURL = request.url
+        response.redirects = chain
+        return response
+      }
+      chain.append(current.url)
+      guard chain.count <= configuration.maxRedirects else {
+        throw .tooManyRedirects(configuration.maxRedirects)
+      }
+      current = FetchRequest(
+        url: next, kind: request.kind, etag: request.etag, lastModified: request.lastModified)
+    }
+  }
+
+  /// Throws unless robots.txt of `target`'s origin allows `url`; applies its `Crawl-delay`.
+  private func checkRobots(_ url: String, target: FetchTarget) async throws(FetchError) {
+    let verdict = await robots.verdict(for: target.origin) { [self] robotsRequest in
+      do throws(FetchError) {
+        return .success(try await self.follow(robotsRequest, honoursRobots: false, retries: false))
+      } catch {
+        return .failure(error)
+      }
+    }
+    let rules = verdict.rules
+    if let delay = rules.crawlDelay, delay > 0 {
+      let capped = min(Duration.milliseconds(Int(delay * 1000)), configuration.maxCrawlDelay)
+      loop.setDelay(max(capped, configuration.perHostDelay), host: target.hostKey)
+    }
+    guard rules.allows(target.pathAndQuery) else {
+      // Unreachable robots.txt disallows the origin; the network error says more than "robots".
+      throw verdict.unreachable ?? .blockedByRobots(url)
+    }
+  }
+
+  /// One hop, retried per `RetryPolicy` when `retries` is true.
+  private func attemptWithRetries(
+    _ request: FetchRequest, target: FetchTarget, budget: Duration, retries: Bool
+  )
+    async throws(FetchError) -> Hop
+  {
+    var attemptNumber = 1
+    while true {
+      if Task.isCancelled { throw .cancelled }
+      switch await attempt(request, target: target, timeout: budget) {
+      case .success(let hop):
+        health.recordSuccess(target.hostKey)
+        return hop
+      case .failure(let failure):
+        guard retries, RetryPolicy.isRetryable(failure.error) else { throw failure.error }
+        health.recordFailure(target.hostKey)
+        guard attemptNumber < configuration.retry.maxAttempts else { throw failure.error }
+        guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
+        let delay = configuration.retry.delay(afterAttempt: attemptNumber, retryAfter: failure.retryAfter)
+        if failure.retryAfter != nil { loop.postpone(host: target.hostKey, until: .now + delay) }
+        do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+        attemptNumber += 1
+      }
+    }
+  }
+
+  /// One transfer's outcome: a response, and where it redirects to for a 3xx.
+  struct Hop {
+    var response: FetchResponse
+    var redirectURL: String?
+  }
+
+  /// A failed attempt and the server's `Retry-After`, if it sent one.
+  struct AttemptFailure: Error {
+    var error: FetchError
+    var retryAfter: Duration?
+  }
+
+  /// One transfer, no robots, redirects or retries; non-2xx statuses (except a 3xx with a
+  /// `Location` and a 304 to a conditional request) become `.httpStatus`.
+  func attempt(_ request: FetchRequest, target: FetchTarget, timeout: Duration) async -> Result<
+    Hop, AttemptFailure
+  > {
+    let transfer = CurlTransfer(
+      id: nextID.add(1, ordering: .relaxed).oldValue, request: request, host: target.hostKey,
+      bodyLimit: configuration.bodyLimit(for: request.kind),
+      allowsPrivateNetwork: configuration.allowsPrivateNetwork, exemptAddresses: exemptAddresses,
+      redirectLimit: configuration.maxRedirects, timeout: timeout)
+    let completion: CurlCompletion
+    switch await loop.perform(transfer) {
+    case .success(let value): completion = value
+    case .failure(let error): return .failure(AttemptFailure(error: error))
+    }
+    let isConditional = request.etag != nil || request.lastModified != nil
+    let isNotModified = completion.status == 304 && isConditional
+    let redirectURL = (300..<400).contains(completion.status) && !isNotModified ? completion.redirectURL : nil
+    guard (200..<300).contains(completion.status) || isNotModified || redirectURL != nil else {
+      let retryAfter = completion.headers["retry-after"].flatMap { RetryPolicy.parseRetryAfter($0) }
+      return .failure(AttemptFailure(error: .httpStatus(completion.status), retryAfter: retryAfter))
+    }
+    let response = FetchResponse(
+      requestedURL: request.url, finalURL: completion.urls.last ?? request.url, status: completion.status,
+      isNotModified: isNotModified, contentType: completion.headers["content-type"],
+      etag: completion.headers["etag"], lastModified: completion.headers["last-modified"],
+      body: isNotModified || redirectURL != nil ? [] : completion.body, duration: completion.duration,
+      httpVersion: completion.httpVersion, isTruncated: completion.isTruncated)
+    return .success(Hop(response: response, redirectURL: redirectURL))
+  }
+}
