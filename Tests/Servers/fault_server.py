@@ -58,7 +58,7 @@ User-agent: Thumbify/1.0
 Allow: /private/open
 Disallow: /private
 Disallow: /*.pdf$
-Crawl-delay: 1
+Crawl-delay: 5
 
 User-agent: *
 Disallow: /
