@@ -78,26 +78,58 @@ enum ImagingCorpus {
     }
   }
 
-  /// Pillow's per-sample seconds (timed inside Python) and its peak RSS in KiB.
-  static func pillow(
-    _ files: [String], _ configuration: Configuration, out: String, threads: Int, samples: Int
-  )
-    throws -> (seconds: [Double], rssKiB: Int)
-  {
-    let output = try run(
-      "/usr/bin/python3",
-      [
-        "Benchmarks/imaging/pillow-thumbnail.py", configuration.box.description, configuration.fit.rawValue,
-        configuration.format.rawValue, String(configuration.quality), String(threads), String(samples), out,
-      ] + files)
-    var seconds: [Double] = []
-    var rss = 0
-    for line in output.split(separator: "\n") {
-      let parts = line.split(separator: " ")
-      if parts.first == "seconds", let value = Double(parts[1]) { seconds.append(value) }
-      if parts.first == "rss_kb", let value = Int(parts[1]) { rss = value }
+  /// A long-lived Pillow process (`pillow-thumbnail.py … serve`) that runs one
+  /// timed pass per request, so its samples interleave with the other tools'.
+  final class PillowPeer {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffered = Data()
+
+    init(_ files: [String], _ configuration: Configuration, out: String, threads: Int) throws {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+      process.arguments =
+        [
+          "Benchmarks/imaging/pillow-thumbnail.py", configuration.box.description, configuration.fit.rawValue,
+          configuration.format.rawValue, String(configuration.quality), String(threads), "serve", out,
+        ] + files
+      process.standardInput = input
+      process.standardOutput = output
+      try process.run()
     }
-    return (seconds, rss)
+
+    /// Runs one pass; returns its wall and CPU seconds as Python measured them (CPU -1 with a pool).
+    func sample() throws -> (wall: Double, cpu: Double) {
+      input.fileHandleForWriting.write(Data("go\n".utf8))
+      let line = try readLine()
+      let parts = line.split(separator: " ")
+      guard parts.count == 4, parts[0] == "seconds", let wall = Double(parts[1]), let cpu = Double(parts[3])
+      else {
+        throw BenchmarkFailure("Pillow answered '\(line)'")
+      }
+      return (wall, cpu)
+    }
+
+    /// Ends the process; returns its peak RSS in KiB.
+    func finish() throws -> Int {
+      try input.fileHandleForWriting.close()
+      let line = try readLine()
+      process.waitUntilExit()
+      return Int(line.split(separator: " ").last ?? "") ?? 0
+    }
+
+    private func readLine() throws -> String {
+      while true {
+        if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
+          buffered = Data(buffered[(newline + 1)...])
+          return line
+        }
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { throw BenchmarkFailure("Pillow exited early") }
+        buffered += chunk
+      }
+    }
   }
 
   /// The peak resident set of this process so far, in KiB (`VmHWM`).
@@ -107,6 +139,15 @@ enum ImagingCorpus {
       return Int(line.split(separator: " ")[1]) ?? 0
     }
     return 0
+  }
+
+  /// User + system CPU seconds of this process (`RUSAGE_SELF`) or of its waited-for children.
+  static func cpuSeconds(children: Bool) -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return user + system
   }
 
   /// The largest peak resident set of any waited-for child process, in KiB.

@@ -5,6 +5,7 @@ import Foundation
 let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   (name: "imaging", run: ImagingBenchmark.run),
   (name: "extract", run: ExtractBenchmark.run),
+  (name: "fetch", run: FetchBenchmark.run),
   (name: "crawl", run: CrawlBenchmark.run),
 ]
 

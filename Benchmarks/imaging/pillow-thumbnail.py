@@ -1,17 +1,19 @@
 #!/usr/bin/python3
 """The Pillow peer of the imaging benchmark: times thumbnails of the given files.
 
-Usage: pillow-thumbnail.py WxH contain|cover webp|png QUALITY THREADS SAMPLES OUTDIR FILE...
+Usage: pillow-thumbnail.py WxH contain|cover webp|png QUALITY THREADS SAMPLES|serve OUTDIR FILE...
 
 Each image: open, `draft` (JPEG DCT shrink-on-load), then `Image.thumbnail`
 (contain) or `ImageOps.fit` (cover), Lanczos, saved as WebP (method 4) or PNG.
-Prints one line per sample: `seconds <s>` (warm-up excluded, interpreter start-up
-and imports excluded), then `rss_kb <VmHWM>`.
+Prints one line per sample: `seconds <s> cpu <s>` (warm-up excluded, interpreter start-up
+and imports excluded), then `rss_kb <VmHWM>`. With `serve` instead of a sample
+count it runs one timed pass per line read from standard input (so a driver can
+interleave it with other tools) until end of input.
 """
 import os
 import sys
 import time
-from multiprocessing import Pool
+from multiprocessing import get_context
 
 from PIL import Image, ImageOps
 
@@ -39,13 +41,20 @@ def main():
     width, height = (int(v) for v in size.split("x"))
     os.makedirs(out, exist_ok=True)
     jobs = [(f, width, height, fit, fmt, int(quality), out) for f in files]
-    pool = Pool(int(threads)) if int(threads) > 1 else None
+    # "spawn" workers: forking a process whose pool threads hold locks can deadlock at exit.
+    pool = get_context("spawn").Pool(int(threads)) if int(threads) > 1 else None
     run = (lambda: pool.map(thumbnail, jobs, chunksize=1)) if pool else (lambda: [thumbnail(j) for j in jobs])
     run()  # warm-up
-    for _ in range(int(samples)):
-        start = time.perf_counter()
+    rounds = iter(sys.stdin.readline, "") if samples == "serve" else range(int(samples))
+    for _ in rounds:
+        start, cpu = time.perf_counter(), time.process_time()
         run()
-        print(f"seconds {time.perf_counter() - start:.6f}", flush=True)
+        # CPU time of this process only: meaningful without a pool (-1 with one).
+        cpu = time.process_time() - cpu if pool is None else -1
+        print(f"seconds {time.perf_counter() - start:.6f} cpu {cpu:.6f}", flush=True)
+    if pool:
+        pool.close()
+        pool.join()
     with open("/proc/self/status") as status:
         for line in status:
             if line.startswith("VmHWM:"):

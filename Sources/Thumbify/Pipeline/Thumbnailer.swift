@@ -5,7 +5,8 @@
 /// most demanding variant still allows, then every variant is resized from
 /// that decode. Identical variant outputs share one blob (the store is
 /// content-addressed). The placeholder and dominant colour are computed from
-/// the decoded image.
+/// the first variant's pixels (what a page shows in that slot, and already
+/// small, so no extra pass over the full decode).
 ///
 /// ```swift
 /// let thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: "out"))
@@ -53,10 +54,11 @@ public struct Thumbnailer: Sendable {
     } catch {
       throw .image(error)
     }
-    let placeholder = Placeholder(image: decoded.buffer)
+    var placeholder: Placeholder?
     var thumbnails: [Thumbnail] = []
     for variant in variants {
       let (pixels, geometry) = resize(decoded, for: variant)
+      if placeholder == nil { placeholder = Placeholder(image: pixels) }
       let encoded: [UInt8]
       do {
         encoded = try encoder.encode(pixels, options: variant.encoding)
@@ -74,9 +76,10 @@ public struct Thumbnailer: Sendable {
           name: variant.name, path: blob.path, width: geometry.output.width, height: geometry.output.height,
           bytes: blob.bytes, format: variant.encoding.format, sha256: blob.sha256))
     }
+    let shown = placeholder ?? Placeholder(image: decoded.buffer)
     return ThumbnailSet(
       source: source, width: decoded.originalSize.width, height: decoded.originalSize.height,
-      placeholder: placeholder.thumbHash, color: placeholder.color, variants: thumbnails)
+      placeholder: shown.thumbHash, color: shown.color, variants: thumbnails)
   }
 
   /// The variant's pixels, resized from the decode, and the geometry they follow.

@@ -20,6 +20,35 @@ struct PlaceholderTests {
     #expect(average.a == 1)
   }
 
+  /// The pattern the reference vectors were made from: r = 7x+3y, g = x²+5y, b = xy,
+  /// a = 13x+29y when `hasAlpha` (all mod 256). (A pure horizontal alpha ramp makes
+  /// vertical AC terms exactly zero, where float noise decides a `round(7.5)`.)
+  static func pattern(width: Int, height: Int, hasAlpha: Bool) -> PixelBuffer {
+    var pixels: [UInt8] = []
+    for y in 0..<height {
+      for x in 0..<width {
+        let alpha = hasAlpha ? (x * 13 + y * 29) % 256 : 255
+        pixels += [
+          UInt8((x * 7 + y * 3) % 256), UInt8((x * x + y * 5) % 256), UInt8(x * y % 256), UInt8(alpha),
+        ]
+      }
+    }
+    return PixelBuffer(width: width, height: height, channels: 4, pixels: pixels)
+  }
+
+  /// Expected hashes computed with the reference implementation's Rust crate (evanw/thumbhash,
+  /// through the `thumbhash-rs` Python wheel's `rgba_to_thumb_hash`) on the same pattern.
+  @Test(arguments: [
+    (32, 24, false, "3RgOHYxAZohUeHmFiGd4h5RfDohn"),
+    (20, 30, true, "2viFCwQIUHFoaHm5XA9dmwBKdgQIQHo="),
+    (64, 40, true, "nwiGC4IHgyBSRHXujxxveRkKVmeSYTY="),
+    (100, 75, false, "HwgGDYJmdkdmVwhkZVRndu6PurxA"),
+  ])
+  func thumbHashMatchesTheReferenceImplementation(width: Int, height: Int, hasAlpha: Bool, expected: String) {
+    let hash = ThumbHash.encode(Self.pattern(width: width, height: height, hasAlpha: hasAlpha))
+    #expect(Data(hash).base64EncodedString() == expected)
+  }
+
   @Test func thumbHashHeaderFollowsTheReferenceLayout() {
     // Opaque landscape image: 5 header bytes, no alpha byte, the landscape bit set,
     // and (7 luminance columns → 7 rows of triangular AC terms) the reference's length.
