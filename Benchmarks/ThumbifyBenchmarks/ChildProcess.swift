@@ -9,10 +9,6 @@ enum ChildProcess {
     var peakRSSKiB: Int
   }
 
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
-  }
-
   /// A started child that is stopped with SIGTERM and reaped.
   struct Running {
     var pid: pid_t
@@ -29,7 +25,7 @@ enum ChildProcess {
     defer { for pointer in argv { free(pointer) } }
     let status = posix_spawn(&pid, executable, nil, nil, argv, environ)
     guard status == 0 else {
-      throw Failure(description: "Could not start \(executable): \(String(cString: strerror(status)))")
+      throw BenchmarkFailure("Could not start \(executable): \(String(cString: strerror(status)))")
     }
     return Running(pid: pid)
   }
@@ -47,8 +43,8 @@ enum ChildProcess {
     let seconds = Date().timeIntervalSince(started)
     let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     guard acceptedStatuses.contains(exitStatus) else {
-      throw Failure(
-        description: "\(executable) \(arguments.joined(separator: " ")) exited with \(exitStatus)")
+      throw BenchmarkFailure(
+        "\(executable) \(arguments.joined(separator: " ")) exited with \(exitStatus)")
     }
     return Outcome(status: exitStatus, seconds: seconds, peakRSSKiB: usage.ru_maxrss)
   }
@@ -70,6 +66,6 @@ enum ChildProcess {
       if connected == 0 { return }
       try await Task.sleep(for: .milliseconds(50))
     }
-    throw Failure(description: "nothing listens on \(host):\(port)")
+    throw BenchmarkFailure("nothing listens on \(host):\(port)")
   }
 }
