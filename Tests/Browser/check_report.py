@@ -70,6 +70,7 @@ RENDER_ALL = """
     titles: [...document.querySelectorAll(".title bdi")].map((b) => b.textContent),
     texts: [...document.querySelectorAll(".card bdi")].map((b) => b.textContent),
     errors: [...document.querySelectorAll(".card .error")].map((e) => e.textContent),
+    notes: [...document.querySelectorAll(".card .note")].map((e) => e.textContent),
     scripts: document.scripts.length,
     pwned: typeof window.__thumbifyPwned !== "undefined",
   };
@@ -103,7 +104,8 @@ def open_page(browser, url):
 
 def render(args):
     url, server = page_url(args.page, args.serve)
-    browser = Browser(scale=args.scale)
+    width, height = (int(n) for n in args.window.split("x"))
+    browser = Browser(width=width, height=height, scale=args.scale)
     try:
         open_page(browser, url)
         state = browser.evaluate(RENDER_ALL, timeout=90)
@@ -250,6 +252,7 @@ def main():
     parser.add_argument("--serve", help="serve this directory on loopback and open the page over http")
     parser.add_argument("--scale", type=float, default=1)
     parser.add_argument("--screenshot")
+    parser.add_argument("--window", default="1280x900", help="render: the viewport, WxH")
     parser.add_argument("--marker", default="THUMBIFY-XSS")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--limit-ms", type=float, default=2000)

@@ -211,6 +211,13 @@ enum ReportScript {
           error.append(node("bdi", null, card.error.message));
           body.append(error);
         }
+        if (card.imageError) {
+          const note = node("p", "note");
+          note.append(node("code", null, card.imageError.code));
+          note.append(" ");
+          note.append(node("bdi", null, card.imageError.message));
+          body.append(note);
+        }
         article.append(body);
         return article;
       }

@@ -7,8 +7,10 @@ import Testing
 /// required field is written, and the documented patterns hold.
 @Suite("Card schema")
 struct CardSchemaTests {
-  static let schemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/cards.schema.json").path
+  static let schemaPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/cards.schema.json")
+    .path
 
   func object(_ value: Any?) throws -> [String: Any] { try #require(value as? [String: Any]) }
 
@@ -32,7 +34,8 @@ struct CardSchemaTests {
         #expect(dictionary[required] != nil, "\(path).\(required) is required")
       }
       for (key, member) in dictionary {
-        let memberSchema = try #require(properties[key] as? [String: Any], "\(path).\(key) is not in the schema")
+        let memberSchema = try #require(
+          properties[key] as? [String: Any], "\(path).\(key) is not in the schema")
         try validate(member, memberSchema, root: root, at: "\(path).\(key)")
       }
     }
@@ -44,10 +47,12 @@ struct CardSchemaTests {
   }
 
   @Test func cardsOfEveryStateMatchTheSchema() throws {
-    let root = try object(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.schemaPath))))
+    let root = try object(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.schemaPath))))
     let directory = try FrontendFixtures.temporaryDirectory()
     var records = try FrontendFixtures.records(in: directory, count: 5)
-    records[0].metadata?.video = VideoCandidate(url: "https://v.example/a.mp4", type: "video/mp4", width: 640, height: 360)
+    records[0].metadata?.video = VideoCandidate(
+      url: "https://v.example/a.mp4", type: "video/mp4", width: 640, height: 360)
     records[0].metadata?.image = ImageCandidate(url: "https://i.example/a.jpg", alt: "An image")
     records[0].error = RecordError(code: "dns", message: "m", stage: "fetch")
     var states = Set<String>()
