@@ -12,6 +12,8 @@ browser could not be driven. Used by Tests/ThumbifyTests/Frontend/ReportBrowserT
 """
 
 import argparse
+import base64
+import contextlib
 import functools
 import http.server
 import json
@@ -102,38 +104,44 @@ def open_page(browser, url):
     browser.wait_for("Page.loadEventFired", timeout=60)
 
 
-def render(args):
+@contextlib.contextmanager
+def opened(args, query="", **options):
+    """Chromium with `args.page` loaded (served over loopback when `args.serve` is set)."""
     url, server = page_url(args.page, args.serve)
-    width, height = (int(n) for n in args.window.split("x"))
-    browser = Browser(width=width, height=height, scale=args.scale)
+    browser = Browser(**options)
     try:
-        open_page(browser, url)
+        open_page(browser, url + query)
+        yield browser
+    finally:
+        browser.close()
+        if server:
+            server.shutdown()
+
+
+def render(args):
+    width, height = (int(n) for n in args.window.split("x"))
+    with opened(args, width=width, height=height, scale=args.scale) as browser:
         state = browser.evaluate(RENDER_ALL, timeout=90)
         browser.drain(0.5)
         if args.screenshot:
-            import base64
             shot = browser.send("Page.captureScreenshot", {"format": "png"})
             with open(args.screenshot, "wb") as file:
                 file.write(base64.b64decode(shot["data"]))
         state["problems"] = browser.problems()
         state["console"] = browser.console_messages()
-        failures = []
-        if state["cards"] != state["total"] or state["total"] == 0:
-            failures.append(f"{state['cards']} cards rendered of {state['total']}")
-        if state["images"] == 0 or state["imagesLoaded"] != state["images"]:
-            failures.append(f"{state['imagesLoaded']} of {state['images']} images loaded: {state['imagesBroken']}")
-        if state["imagesWithoutSize"]:
-            failures.append(f"{state['imagesWithoutSize']} images without width/height")
-        if state["problems"]:
-            failures.append("console/log problems: " + "; ".join(state["problems"]))
-        if any(not link.startswith(("http://", "https://")) for link in state["links"]):
-            failures.append("a link that is not http(s)")
-        state["failures"] = failures
-        return state
-    finally:
-        browser.close()
-        if server:
-            server.shutdown()
+    failures = []
+    if state["cards"] != state["total"] or state["total"] == 0:
+        failures.append(f"{state['cards']} cards rendered of {state['total']}")
+    if state["images"] == 0 or state["imagesLoaded"] != state["images"]:
+        failures.append(f"{state['imagesLoaded']} of {state['images']} images loaded: {state['imagesBroken']}")
+    if state["imagesWithoutSize"]:
+        failures.append(f"{state['imagesWithoutSize']} images without width/height")
+    if state["problems"]:
+        failures.append("console/log problems: " + "; ".join(state["problems"]))
+    if any(not link.startswith(("http://", "https://")) for link in state["links"]):
+        failures.append("a link that is not http(s)")
+    state["failures"] = failures
+    return state
 
 
 def xss(args):
@@ -224,25 +232,18 @@ FRONTEND_STATE = """
 
 def frontend(args):
     vectors = json.load(open(args.vectors)) if args.vectors else []
-    url, server = page_url(args.page, args.serve)
-    query = urllib.parse.urlencode({"url": args.url, "output": args.output})
-    browser = Browser()
-    try:
-        open_page(browser, url + "?" + query)
+    query = "?" + urllib.parse.urlencode({"url": args.url, "output": args.output})
+    with opened(args, query) as browser:
         state = browser.evaluate(FRONTEND_STATE.replace("VECTORS", json.dumps(vectors)), timeout=60)
         browser.drain(0.3)
         state["problems"] = browser.problems()
-        failures = []
-        if not state["done"]:
-            failures.append("the page did not finish looking up the card")
-        if state["problems"]:
-            failures.append("console/log problems: " + "; ".join(state["problems"]))
-        state["failures"] = failures
-        return state
-    finally:
-        browser.close()
-        if server:
-            server.shutdown()
+    failures = []
+    if not state["done"]:
+        failures.append("the page did not finish looking up the card")
+    if state["problems"]:
+        failures.append("console/log problems: " + "; ".join(state["problems"]))
+    state["failures"] = failures
+    return state
 
 
 def main():
