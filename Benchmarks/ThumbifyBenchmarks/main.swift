@@ -3,7 +3,9 @@ import Foundation
 /// Every benchmark suite; each file in this folder contributes one entry.
 /// Usage: `swift run -c release thumbify-benchmarks [<name-filter>] [options]`.
 let suites: [(name: String, run: ([String]) async throws -> Void)] = [
-  (name: "imaging", run: ImagingBenchmark.run)
+  (name: "imaging", run: ImagingBenchmark.run),
+  (name: "extract", run: ExtractBenchmark.run),
+  (name: "crawl", run: CrawlBenchmark.run),
 ]
 
 Harness.warnIfDebug()

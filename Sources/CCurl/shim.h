@@ -20,4 +20,10 @@ static inline CURLcode thumbify_easy_getinfo_double(CURL *h, CURLINFO i, double 
 static inline CURLcode thumbify_easy_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode thumbify_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode thumbify_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLSHcode thumbify_share_setopt_long(CURLSH *s, CURLSHoption o, long v) { return curl_share_setopt(s, o, v); }
+
+// A `struct curl_sockaddr`'s `addr` member is declared as a 16-byte `struct sockaddr`
+// but holds a whole `sockaddr_in6` for IPv6; reading the member in Swift copies only
+// 16 bytes, so this returns its address instead.
+static inline const struct sockaddr *thumbify_curl_sockaddr_address(const struct curl_sockaddr *a) { return &a->addr; }
 #endif

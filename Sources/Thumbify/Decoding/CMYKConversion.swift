@@ -1,9 +1,9 @@
-/// Converts decoded CMYK samples to RGB the way Pillow, libvips and Chrome do without a colour profile.
+/// Converts decoded CMYK samples to RGB the way Pillow and libvips do without a colour profile.
 ///
 /// CMYK JPEGs are Photoshop's, which stores the samples inverted (255 means no
 /// ink) and marks the file with an Adobe APP14 segment. libjpeg writes that
 /// segment for every CMYK file whatever the sample sense, so the marker cannot
-/// tell inverted data from plain; like Pillow (`CMYK;I`), libvips and Skia, all
+/// tell inverted data from plain; like Pillow (`CMYK;I`) and libvips, all
 /// CMYK is read as inverted: R = C·K/255, G = M·K/255, B = Y·K/255, rounded.
 enum CMYKConversion {
   /// An RGB buffer from `width`×`height` inverted CMYK samples (TurboJPEG's `TJPF_CMYK` output).

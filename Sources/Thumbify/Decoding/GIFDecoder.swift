@@ -6,8 +6,8 @@ import CGIF
 /// checked against the pixel limit before any pixel buffer is allocated. The
 /// frame is drawn at its offset on a transparent canvas of the logical screen
 /// size, honouring the transparent index of its graphic control extension and
-/// Adam7-like GIF interlacing. Output is RGBA when any canvas pixel is
-/// transparent (a transparent index, or a frame smaller than the screen), RGB otherwise.
+/// GIF's four-pass interlacing. Output is RGBA (``ImageDecoder`` reduces it to
+/// RGB when every pixel is opaque).
 struct GIFDecoder: ImageDecoding {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     try data.withUnsafeBufferPointer { (gif) throws(ImageError) -> DecodedImage in
@@ -52,12 +52,8 @@ struct GIFDecoder: ImageDecoding {
     guard let palette = frame.palette ?? file.globalPalette else {
       throw .corrupt(format: .gif, message: "The GIF has neither a global nor a local colour table.")
     }
-    let coversCanvas =
-      frame.left == 0 && frame.top == 0 && frame.size.width >= canvas.width
-      && frame.size.height >= canvas.height
     var rgba = [UInt8](repeating: 0, count: canvas.width * canvas.height * 4)
     var line = [UInt8](repeating: 0, count: frame.size.width)
-    var sawTransparent = !coversCanvas
     for row in Self.rowOrder(height: frame.size.height, isInterlaced: frame.isInterlaced) {
       try file.readLine(into: &line)
       let y = frame.top + row
@@ -65,10 +61,7 @@ struct GIFDecoder: ImageDecoding {
       for column in 0..<min(frame.size.width, max(0, canvas.width - frame.left)) {
         let index = Int(line[column])
         let offset = (y * canvas.width + frame.left + column) * 4
-        if index == transparentIndex {
-          sawTransparent = true
-          continue
-        }
+        if index == transparentIndex { continue }
         let color = index < palette.count ? palette[index] : (0, 0, 0)
         rgba[offset] = color.0
         rgba[offset + 1] = color.1
@@ -76,8 +69,7 @@ struct GIFDecoder: ImageDecoding {
         rgba[offset + 3] = 255
       }
     }
-    let buffer = PixelBuffer(width: canvas.width, height: canvas.height, channels: 4, pixels: rgba)
-    return sawTransparent ? buffer : buffer.droppingAlpha()
+    return PixelBuffer(width: canvas.width, height: canvas.height, channels: 4, pixels: rgba)
   }
 
   /// The frame rows in the order they are stored: 0, 8, 16…, 4, 12…, 2, 6…, 1, 3… when interlaced.

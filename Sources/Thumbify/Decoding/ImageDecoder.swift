@@ -6,8 +6,9 @@
 ///
 /// It enforces ``DecodeOptions/maxBytes`` before looking at the data and each
 /// format decoder checks ``DecodeOptions/maxPixels`` from the header before
-/// allocating pixels. Output is upright (EXIF orientation applied) RGB or RGBA
-/// with straight alpha. See docs/decoding.md for the formats and rules.
+/// allocating pixels. Output is upright (EXIF orientation applied) RGB, or RGBA
+/// with straight alpha when at least one pixel is not fully opaque (an opaque
+/// RGBA decode is reduced to RGB). See docs/decoding.md for the formats and rules.
 public struct ImageDecoder: ImageDecoding {
   public init() {}
 
@@ -19,7 +20,11 @@ public struct ImageDecoder: ImageDecoding {
     guard data.count <= options.maxBytes else { throw .tooLarge(bytes: data.count, limit: options.maxBytes) }
     guard let format = ImageFormat(sniffing: data) else { throw .unsupportedFormat(nil) }
     guard let decoder = Self.decoder(for: format) else { throw .unsupportedFormat(format) }
-    return try decoder.decode(data, options: options)
+    var image = try decoder.decode(data, options: options)
+    if image.buffer.hasAlpha && image.buffer.isOpaque {
+      image.buffer = image.buffer.droppingAlpha()
+    }
+    return image
   }
 
   /// The decoder for `format`, or `nil` for formats that are recognised but not decoded.
@@ -29,7 +34,8 @@ public struct ImageDecoder: ImageDecoding {
     case .png: PNGDecoder()
     case .webp: WebPDecoder()
     case .gif: GIFDecoder()
-    case .ico, .cur, .bmp: nil
+    case .ico, .cur: ICODecoder(format: format)
+    case .bmp: BMPDecoder()
     case .svg, .avif, .heic: nil
     }
   }

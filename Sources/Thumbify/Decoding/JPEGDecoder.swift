@@ -6,6 +6,11 @@ import CTurboJPEG
 /// the 1/8, 1/4, 1/2 and 1 scales whose output still covers what the target
 /// needs (``ShrinkOnLoad``), decodes straight into the output buffer, converts
 /// CMYK/YCCK to RGB, and applies the EXIF orientation. Output is always RGB.
+///
+/// Data that does not end with an EOI marker gets one appended before
+/// decoding, so a file missing only its last two bytes (which browsers show)
+/// decodes, while data cut inside a scan still trips libjpeg's "premature end
+/// of data segment" warning and is reported as corrupt.
 struct JPEGDecoder: ImageDecoding {
   /// The DCT scales considered: those TurboJPEG has fast paths for.
   static let scales: [(num: Int, denom: Int)] = TurboJPEGDecompressor.scalingFactors.filter {
@@ -15,7 +20,9 @@ struct JPEGDecoder: ImageDecoding {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     let markers = JPEGMarkers(data)
     let decompressor = try TurboJPEGDecompressor()
-    return try data.withUnsafeBufferPointer { (jpeg) throws(ImageError) -> DecodedImage in
+    let endOfImage: [UInt8] = [0xFF, 0xD9]
+    let complete = data.suffix(2).elementsEqual(endOfImage) ? data : data + endOfImage
+    return try complete.withUnsafeBufferPointer { (jpeg) throws(ImageError) -> DecodedImage in
       let header = try decompressor.header(jpeg)
       try options.checkPixels(header.size, format: .jpeg)
       let orientation = markers.orientation

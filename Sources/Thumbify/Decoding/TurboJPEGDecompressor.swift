@@ -37,6 +37,10 @@ final class TurboJPEGDecompressor {
     guard let base = jpeg.baseAddress,
       tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0
     else { throw .corrupt(format: .jpeg, message: lastError) }
+    // TurboJPEG 2.1 reports success with a 0×0 size when the data ends before the frame header.
+    guard width > 0, height > 0 else {
+      throw .corrupt(format: .jpeg, message: "The data ends before the JPEG frame header (SOF).")
+    }
     return Header(
       size: Size(width: Int(width), height: Int(height)), subsampling: subsampling, colorspace: colorspace)
   }

@@ -28,13 +28,25 @@ enum ASCII {
 
   /// Lower-cases ASCII letters of a string, leaving everything else as is.
   static func lowercased(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+      return text
+    }
     var bytes = Array(text.utf8)
     for index in bytes.indices { bytes[index] = lower(bytes[index]) }
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// Whether the string is empty or only ASCII whitespace.
+  static func isBlank(_ text: String) -> Bool {
+    text.utf8.allSatisfy(isWhitespace)
+  }
+
   /// The string with leading and trailing ASCII whitespace removed.
   static func trimmed(_ text: String) -> String {
+    guard let first = text.utf8.first, let last = text.utf8.last, isWhitespace(first) || isWhitespace(last)
+    else {
+      return text
+    }
     let bytes = Array(text.utf8)
     var start = 0
     var end = bytes.count

@@ -108,9 +108,10 @@ extension HTMLTokenizer {
 
   /// Adds an attribute unless one of the same name came first.
   private mutating func append(name nameRange: Range<Int>, value valueRange: Range<Int>?) {
-    var nameBytes = [UInt8](UnsafeBufferPointer(start: base + nameRange.lowerBound, count: nameRange.count))
-    for index in nameBytes.indices { nameBytes[index] = ASCII.lower(nameBytes[index]) }
-    let name = String(decoding: nameBytes, as: UTF8.self)
+    let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, nameRange.count)) { buffer in
+      for offset in 0..<nameRange.count { buffer[offset] = ASCII.lower(base[nameRange.lowerBound + offset]) }
+      return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<nameRange.count]), as: UTF8.self)
+    }
     for existing in attributes where existing.name == name { return }
     var value = ""
     if let valueRange {

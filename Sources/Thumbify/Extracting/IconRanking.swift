@@ -2,9 +2,9 @@
 ///
 /// Raster icons come before vector ones (SVG, `mask-icon`, `sizes="any"`). Among raster
 /// icons: those at least as big as the target, smallest first; then icons of unknown size;
-/// then smaller ones, largest first; JSON-LD logos after every `link` icon. Ties keep
-/// document order. `/favicon.ico` at the page's
-/// origin is always the last candidate.
+/// then smaller ones, largest first; other `*icon*` rels (`fluid-icon`) and JSON-LD logos after
+/// every real icon. Ties keep document order. `/favicon.ico` at the page's origin is the last
+/// candidate unless the page links it itself.
 struct IconRanking {
   let targetSize: Int
 
@@ -14,7 +14,7 @@ struct IconRanking {
     /// The largest side its `sizes` names (or a rel's implied size).
     var size: Int?
     var isVector: Bool
-    /// Whether it is a JSON-LD logo (ranked after every `link` icon).
+    /// Whether it is a JSON-LD logo or an unusual `*icon*` rel (ranked after every real icon).
     var isLogo = false
   }
 
@@ -31,8 +31,7 @@ struct IconRanking {
     var icons = ordered.map { $0.element.icon }
     if let page {
       let favicon = page.origin + "/favicon.ico"
-      icons.removeAll { $0.url == favicon }
-      icons.append(IconCandidate(url: favicon))
+      if !icons.contains(where: { $0.url == favicon }) { icons.append(IconCandidate(url: favicon)) }
     }
     return icons
   }
@@ -67,6 +66,9 @@ struct IconRanking {
 struct IconRules {
   let rules: MetadataRules
 
+  /// The rel tokens that name a page icon proper.
+  static let standardRels: Set<String> = ["icon", "shortcut", "mask-icon"]
+
   func candidates() -> [IconRanking.Entry] {
     var entries: [IconRanking.Entry] = []
     for link in rules.collector.links where link.rel.contains(where: { $0.contains("icon") }) {
@@ -76,12 +78,15 @@ struct IconRules {
       let isVector =
         link.rel.contains("mask-icon") || type?.lowercased().contains("svg") == true
         || url.path.lowercased().hasSuffix(".svg") || sizes?.lowercased() == "any"
+      let isStandard = link.rel.contains {
+        Self.standardRels.contains($0) || $0.hasPrefix("apple-touch-icon")
+      }
       var size = IconRanking.largestSide(sizes)
       if size == nil, link.rel.contains(where: { $0.hasPrefix("apple-touch-icon") }) { size = 180 }
       entries.append(
         IconRanking.Entry(
-          icon: IconCandidate(url: url.description, sizes: sizes, type: type), size: size, isVector: isVector)
-      )
+          icon: IconCandidate(url: url.description, sizes: sizes, type: type), size: size, isVector: isVector,
+          isLogo: !isStandard))
     }
     var logos: [ImageCandidate] = []
     logos += rules.jsonLD.images(rules.jsonLD.primary?["publisher"].map(rules.jsonLD.resolve)?["logo"])

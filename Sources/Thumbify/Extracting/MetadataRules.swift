@@ -19,7 +19,7 @@ struct MetadataRules {
     self.jsonLD = JSONLDGraph(blocks: collector.jsonLDBlocks)
     self.iconTargetSize = iconTargetSize
     var first: [String: String] = [:]
-    for meta in collector.metas where first[meta.key] == nil && !ASCII.trimmed(meta.content).isEmpty {
+    for meta in collector.metas where first[meta.key] == nil && !ASCII.isBlank(meta.content) {
       first[meta.key] = meta.content
     }
     self.firstByKey = first
@@ -33,7 +33,7 @@ struct MetadataRules {
 
   /// Resolves a URL against the base; `nil` for non-http(s) and invalid URLs.
   func resolve(_ text: String?) -> WebURL? {
-    guard let text, !ASCII.trimmed(text).isEmpty else { return nil }
+    guard let text, !ASCII.isBlank(text) else { return nil }
     return WebURL(text, relativeTo: base)
   }
 

@@ -16,6 +16,7 @@ enum WebURLHost {
       else { return nil }
       return ASCII.lowercased(String(decoding: input, as: UTF8.self))
     }
+    if let host = asciiFastPath(input) { return host }
     let decoded = percentDecode(input)
     let text = String(decoding: decoded, as: UTF8.self)
     let mapped = text.lowercased().precomposedStringWithCanonicalMapping
@@ -46,6 +47,26 @@ enum WebURLHost {
     if let ipv4 = ipv4(labels) { return ipv4.isEmpty ? nil : ipv4 }
     return host
   }
+
+  /// The common case without Foundation: an ASCII host with no `%` and no IPv4 number.
+  private static func asciiFastPath(_ input: ArraySlice<UInt8>) -> String? {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(input.count)
+    for byte in input {
+      guard byte < 0x80 else { return nil }
+      if byte <= 0x20 || byte == 0x7F || forbiddenASCII.contains(byte) { return nil }
+      bytes.append(ASCII.lower(byte))
+    }
+    // A last label that starts with a digit may be an IPv4 number: take the full path.
+    var lastLabel = bytes[...]
+    if lastLabel.last == UInt8(ascii: ".") { lastLabel = lastLabel.dropLast() }
+    if let dot = lastLabel.lastIndex(of: UInt8(ascii: ".")) { lastLabel = lastLabel[(dot + 1)...] }
+    if let first = lastLabel.first, ASCII.isDigit(first) { return nil }
+    guard !bytes.isEmpty, bytes.count <= 254, !lastLabel.isEmpty || bytes.count > 1 else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private static let forbiddenASCII: Set<UInt8> = Set("#%/:<>?@[\\]^|".utf8)
 
   private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
     let value = scalar.value

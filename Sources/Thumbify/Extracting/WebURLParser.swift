@@ -6,6 +6,11 @@ enum WebURLParser {
   private static let hash = UInt8(ascii: "#")
 
   static func parse(_ raw: [UInt8], base: WebURL?) -> WebURL? {
+    WebURLFastPath.parse(raw, base: base) ?? parseFully(raw, base: base)
+  }
+
+  /// The full parser, without the fast path (tests compare the two).
+  static func parseFully(_ raw: [UInt8], base: WebURL?) -> WebURL? {
     var input = raw[...]
     while let first = input.first, first <= 0x20 { input = input.dropFirst() }
     while let last = input.last, last <= 0x20 { input = input.dropLast() }
@@ -84,7 +89,14 @@ enum WebURLParser {
     var authority = input[input.startIndex..<end]
     var userinfo = ""
     if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
-      userinfo = encode(authority[authority.startIndex..<at], set: .userinfo)
+      let credentials = authority[authority.startIndex..<at]
+      if let colon = credentials.firstIndex(of: UInt8(ascii: ":")) {
+        userinfo =
+          encode(credentials[credentials.startIndex..<colon], set: .userinfo) + ":"
+          + encode(credentials[(colon + 1)...], set: .userinfo)
+      } else {
+        userinfo = encode(credentials, set: .userinfo)
+      }
       authority = authority[(at + 1)...]
     }
     var hostPart = authority
@@ -161,19 +173,41 @@ enum WebURLParser {
   enum EncodeSet {
     case path, query, fragment, userinfo
 
+    @inline(__always)
     func contains(_ byte: UInt8) -> Bool {
       if byte < 0x21 || byte > 0x7E { return true }
+      let (low, high) = masks
+      return byte < 64 ? low & (1 << UInt64(byte)) != 0 : high & (1 << UInt64(byte - 64)) != 0
+    }
+
+    /// The set's printable ASCII members as bit masks over bytes 0–63 and 64–127.
+    private var masks: (UInt64, UInt64) {
       switch self {
-      case .fragment: return "\"<>`".utf8.contains(byte)
-      case .query: return "\"#<>'".utf8.contains(byte)
-      case .path: return "\"#<>?`{}".utf8.contains(byte)
-      case .userinfo: return "\"#<>?`{}/:;=@[\\]^|".utf8.contains(byte)
+      case .fragment: return Self.fragmentMasks
+      case .query: return Self.queryMasks
+      case .path: return Self.pathMasks
+      case .userinfo: return Self.userinfoMasks
       }
+    }
+
+    private static let fragmentMasks = makeMasks("\"<>`")
+    private static let queryMasks = makeMasks("\"#<>'")
+    private static let pathMasks = makeMasks("\"#<>?`{}")
+    private static let userinfoMasks = makeMasks("\"#<>?`{}/:;=@[\\]^|")
+
+    private static func makeMasks(_ members: String) -> (UInt64, UInt64) {
+      var low: UInt64 = 0
+      var high: UInt64 = 0
+      for byte in members.utf8 {
+        if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+      }
+      return (low, high)
     }
   }
 
   /// Percent-encodes the bytes of `input` that are in `set`.
   static func encode(_ input: ArraySlice<UInt8>, set: EncodeSet) -> String {
+    if !input.contains(where: set.contains) { return String(decoding: input, as: UTF8.self) }
     let hex = Array("0123456789ABCDEF".utf8)
     var output: [UInt8] = []
     output.reserveCapacity(input.count)

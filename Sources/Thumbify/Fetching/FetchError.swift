@@ -5,6 +5,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
   case dns(String)
   case connect(String)
   case tls(String)
+  /// The connection broke after it was made (reset, truncated body, bad encoding, HTTP/2 error).
+  case transfer(String)
   case timedOut(String)
   case tooLarge(limit: Int)
   case httpStatus(Int)
@@ -36,6 +38,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case .dns: "dns"
     case .connect: "connect"
     case .tls: "tls"
+    case .transfer: "transfer"
     case .timedOut: "timedOut"
     case .tooLarge: "tooLarge"
     case .httpStatus: "httpStatus"
@@ -55,6 +58,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case .dns(let message): "The host name could not be resolved: \(message)"
     case .connect(let message): "Could not connect: \(message)"
     case .tls(let message): "The TLS handshake failed: \(message)"
+    case .transfer(let message): "The connection failed during the transfer: \(message)"
     case .timedOut(let message): "The request timed out: \(message)"
     case .tooLarge(let limit): "The body is larger than the limit of \(limit) bytes."
     case .httpStatus(let status): "The server answered HTTP \(status)."

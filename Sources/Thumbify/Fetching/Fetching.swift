@@ -35,11 +35,16 @@ public struct FetchResponse: Sendable {
   public var body: [UInt8]
   /// Seconds from handing the transfer to curl to its completion (queue time excluded).
   public var duration: Double
+  /// The HTTP version of the final response: `1.0`, `1.1`, `2` or `3`.
+  public var httpVersion: String?
+  /// True when the body was cut at the kind's cap and kept (only robots.txt is kept so).
+  public var isTruncated: Bool
 
   public init(
     requestedURL: String, finalURL: String, redirects: [String] = [], status: Int,
     isNotModified: Bool = false, contentType: String? = nil, etag: String? = nil,
-    lastModified: String? = nil, body: [UInt8] = [], duration: Double = 0
+    lastModified: String? = nil, body: [UInt8] = [], duration: Double = 0, httpVersion: String? = nil,
+    isTruncated: Bool = false
   ) {
     self.requestedURL = requestedURL
     self.finalURL = finalURL
@@ -51,6 +56,8 @@ public struct FetchResponse: Sendable {
     self.lastModified = lastModified
     self.body = body
     self.duration = duration
+    self.httpVersion = httpVersion
+    self.isTruncated = isTruncated
   }
 }
 

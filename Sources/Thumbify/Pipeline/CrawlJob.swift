@@ -107,7 +107,9 @@ public final class CrawlJob: Sendable {
         counts.withLock { summary in
           switch event {
           case .record(_, _, let isReused):
-            if isReused { summary.reused += 1 }
+            // In a fresh run a reused record can only come from an earlier line of the same list.
+            if isReused && run.isResumed { summary.reused += 1 }
+            if isReused && !run.isResumed { summary.duplicates += 1 }
           case .invalidLine: summary.invalidLines += 1
           case .duplicate: summary.duplicates += 1
           }

@@ -48,12 +48,7 @@ struct JPEGDecoderTests {
     let garbage: [UInt8] = [0xFF, 0xD8, 0xFF] + (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37) }
 
     // Then decoding throws a corrupt error carrying the library's text
-    #expect {
-      try decoder.decode(garbage, options: DecodeOptions())
-    } throws: { error in
-      guard case .corrupt(.jpeg, let message) = error as? ImageError else { return false }
-      return !message.isEmpty
-    }
+    #expect(TestImages.corruptionMessage(decoding: garbage, format: .jpeg)?.isEmpty == false)
   }
 
   @Test func reportsTruncatedDataAsCorrupt() {
@@ -62,9 +57,38 @@ struct JPEGDecoderTests {
       TestImages.rgb(width: 256, height: 256) { x, y in (UInt8(x), UInt8(y), UInt8(x ^ y)) })
     let truncated = Array(jpeg[0..<(jpeg.count / 2)])
 
-    // Then the decoder reports libjpeg's "Premature end" warning as corruption
-    #expect(throws: ImageError.corrupt(format: .jpeg, message: "Premature end of JPEG file")) {
+    // Then the decoder reports libjpeg's warning as corruption, in libjpeg's words
+    let message = "Corrupt JPEG data: premature end of data segment"
+    #expect(throws: ImageError.corrupt(format: .jpeg, message: message)) {
       try decoder.decode(truncated, options: DecodeOptions())
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func decodesAFileMissingOnlyItsEndMarker(isProgressive: Bool) throws {
+    // Given a JPEG whose final FF D9 was cut off (browsers show such files)
+    let source = TestImages.quadrants(width: 64, height: 32, colors: TestImages.quadrantColors)
+    let jpeg = TestImages.jpeg(source, isProgressive: isProgressive)
+
+    // When decoded, then it is the whole picture
+    let image = try decoder.decode(Array(jpeg.dropLast(2)), options: DecodeOptions())
+    #expect(TestImages.isClose(TestImages.pixel(image.buffer, 56, 24), [255, 255, 255], tolerance: 6))
+  }
+
+  @Test(arguments: [false, true], [3, 40])
+  func reportsDataCutInsideAScanAsCorrupt(isProgressive: Bool, cut: Int) {
+    let photo = TestImages.rgb(width: 128, height: 128) { x, y in (UInt8(x * 2), UInt8(y * 2), UInt8(x ^ y)) }
+    let jpeg = TestImages.jpeg(photo, isProgressive: isProgressive)
+    let message = TestImages.corruptionMessage(decoding: Array(jpeg.dropLast(cut)), format: .jpeg) ?? ""
+    #expect(message.lowercased().contains("premature end"))
+  }
+
+  @Test func reportsDataEndingBeforeTheFrameHeader() {
+    let jpeg = TestImages.jpeg(TestImages.rgb(width: 16, height: 16) { _, _ in (1, 2, 3) })
+    #expect(
+      throws: ImageError.corrupt(format: .jpeg, message: "The data ends before the JPEG frame header (SOF).")
+    ) {
+      try decoder.decode(Array(jpeg.prefix(30)), options: DecodeOptions())
     }
   }
 

@@ -88,4 +88,21 @@ struct ShrinkOnLoadTests {
     let centre = TestImages.pixel(image.buffer, width / 2, height / 2)
     #expect(TestImages.isClose(centre, [125, 125, 90], tolerance: 8))
   }
+
+  @Test(arguments: [false, true])
+  func aRotatedProgressiveJPEGShrinksInItsStoredOrientation(isProgressive: Bool) throws {
+    // Given an 800×600 JPEG stored rotated (EXIF 6: upright it is 600×800) with red in the stored top-left
+    let stored = TestImages.quadrants(
+      width: 800, height: 600, colors: [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)])
+    let jpeg = TestImages.withExifOrientation(TestImages.jpeg(stored, isProgressive: isProgressive), 6)
+
+    // When decoded for a 75×100 contain box (the upright picture fits exactly at 1/8)
+    let image = try ImageDecoder().decode(jpeg, options: DecodeOptions(target: Size(width: 75, height: 100)))
+
+    // Then it was decoded at 1/8 (100×75 stored) and turned upright: 75×100 with red now top-right
+    #expect(image.buffer.width == 75 && image.buffer.height == 100)
+    #expect(image.originalSize == Size(width: 600, height: 800))
+    #expect(TestImages.isClose(TestImages.pixel(image.buffer, 60, 10), [255, 0, 0], tolerance: 10))
+    #expect(TestImages.isClose(TestImages.pixel(image.buffer, 10, 10), [0, 0, 255], tolerance: 10))
+  }
 }

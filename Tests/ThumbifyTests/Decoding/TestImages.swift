@@ -7,13 +7,15 @@ import Foundation
 enum TestImages {
   /// An RGB image whose pixel at (x, y) is `color(x, y)`.
   static func rgb(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> PixelBuffer {
-    var pixels: [UInt8] = []
-    pixels.reserveCapacity(width * height * 3)
-    for y in 0..<height {
-      for x in 0..<width {
-        let (r, g, b) = color(x, y)
-        pixels += [r, g, b]
+    let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
+      var index = 0
+      for y in 0..<height {
+        for x in 0..<width {
+          (buffer[index], buffer[index + 1], buffer[index + 2]) = color(x, y)
+          index += 3
+        }
       }
+      count = index
     }
     return PixelBuffer(width: width, height: height, channels: 3, pixels: pixels)
   }
@@ -106,5 +108,17 @@ enum TestImages {
     let url = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Fixtures").appendingPathComponent(name)
     return Array(try Data(contentsOf: url))
+  }
+
+  /// The message of the ``ImageError/corrupt(format:message:)`` that decoding `bytes` throws, or `nil` when
+  /// decoding succeeds or fails any other way (so `#expect(… != nil)` fails then).
+  static func corruptionMessage(decoding bytes: [UInt8], format: ImageFormat) -> String? {
+    do {
+      _ = try ImageDecoder().decode(bytes, options: DecodeOptions())
+      return nil
+    } catch {
+      guard case .corrupt(format, let message) = error else { return nil }
+      return message
+    }
   }
 }

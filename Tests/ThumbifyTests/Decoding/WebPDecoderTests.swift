@@ -110,12 +110,8 @@ struct WebPDecoderTests {
   @Test func rejectsGarbage() {
     let garbage =
       Array("RIFF".utf8) + [60, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [UInt8](repeating: 0x5A, count: 52)
-    #expect {
-      try decoder.decode(garbage, options: DecodeOptions())
-    } throws: { error in
-      guard case .corrupt(.webp, let message) = error as? ImageError else { return false }
-      return message.contains("VP8_STATUS")
-    }
+    let message = TestImages.corruptionMessage(decoding: garbage, format: .webp) ?? ""
+    #expect(message.contains("VP8_STATUS"))
   }
 
   @Test(arguments: [false, true])

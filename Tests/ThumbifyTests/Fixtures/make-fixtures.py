@@ -123,6 +123,25 @@ frames = [Image.new("RGBA", (s, s), icon_colors[s]) for s in (16, 32, 48)]
 frames[-1].save(path("three-sizes.ico"), format="ICO", sizes=[(16, 16), (32, 32), (48, 48)],
                 append_images=frames[:-1])
 
+# BMPs written by Pillow, as an independent writer for the BMP decoder: 24-bit, 8-bit palette, 1-bit and
+# 32-bit with alpha (BI_RGB, alpha in the fourth byte). Pixels follow pattern(); alpha is 16y.
+rgb = Image.new("RGB", (16, 16))
+rgb.putdata([pattern(x, y) for y in range(16) for x in range(16)])
+rgb.save(path("pattern-24.bmp"))
+paletted = Image.new("P", (16, 16))
+paletted.putpalette([c for color in palette for c in color])
+paletted.putdata([(x + y) % 4 for y in range(16) for x in range(16)])
+paletted.save(path("palette-8.bmp"))
+mono = Image.new("1", (16, 16))
+mono.putdata([255 if (x + y) % 2 == 0 else 0 for y in range(16) for x in range(16)])
+mono.save(path("mono-1.bmp"))
+rgba = Image.new("RGBA", (16, 16))
+rgba.putdata([pattern(x, y) + (16 * y,) for y in range(16) for x in range(16)])
+rgba.save(path("rgba-32.bmp"))
+# An ICO with 32-bit BMP entries (16 and 32 px) instead of PNG ones.
+rgba.resize((32, 32), Image.NEAREST).save(path("bmp-entries.ico"), format="ICO", sizes=[(16, 16), (32, 32)],
+                                          bitmap_format="bmp")
+
 for name in sorted(os.listdir(HERE)):
     if not name.endswith(".py"):
         print(f"{name}: {os.path.getsize(path(name))} bytes")

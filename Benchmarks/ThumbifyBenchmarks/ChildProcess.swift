@@ -1,0 +1,75 @@
+import Foundation
+
+/// Runs programs as child processes and measures each one alone: wall time and peak RSS from
+/// `wait4`'s rusage (which, unlike `getrusage(RUSAGE_CHILDREN)`, belongs to that child only).
+enum ChildProcess {
+  struct Outcome {
+    var status: Int32
+    var seconds: Double
+    var peakRSSKiB: Int
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// A started child that is stopped with SIGTERM and reaped.
+  struct Running {
+    var pid: pid_t
+    func terminate() {
+      kill(pid, SIGTERM)
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
+    }
+  }
+
+  static func start(_ executable: String, _ arguments: [String]) throws -> Running {
+    var pid: pid_t = 0
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let status = posix_spawn(&pid, executable, nil, nil, argv, environ)
+    guard status == 0 else {
+      throw Failure(description: "Could not start \(executable): \(String(cString: strerror(status)))")
+    }
+    return Running(pid: pid)
+  }
+
+  /// Runs to completion; a status outside `acceptedStatuses` is an error.
+  @discardableResult
+  static func run(_ executable: String, _ arguments: [String], acceptedStatuses: Set<Int32> = [0]) throws
+    -> Outcome
+  {
+    let started = Date()
+    let child = try start(executable, arguments)
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(child.pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let seconds = Date().timeIntervalSince(started)
+    let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    guard acceptedStatuses.contains(exitStatus) else {
+      throw Failure(
+        description: "\(executable) \(arguments.joined(separator: " ")) exited with \(exitStatus)")
+    }
+    return Outcome(status: exitStatus, seconds: seconds, peakRSSKiB: usage.ru_maxrss)
+  }
+
+  /// Waits until something listens on `host:port` (at most 5 s).
+  static func waitForPort(_ port: Int, host: String) async throws {
+    for _ in 0..<100 {
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
+      inet_pton(AF_INET, host, &address.sin_addr)
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      close(fd)
+      if connected == 0 { return }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw Failure(description: "nothing listens on \(host):\(port)")
+  }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The crawl, end to end, against a generated local web served by nginx on loopback, next to the
+/// Python peer (`Benchmarks/peers/crawl_peer.py`) in the same run.
+///
+///     swift build -c release --product thumbify
+///     swift run -c release thumbify-benchmarks crawl [--urls 10000] [--scale 100000] [--samples 3]
+///         [--peer-samples 1] [--per-host 16] [--concurrency 64]
+///
+/// `Benchmarks/make-web.py` writes the web (nine loopback hosts 127.0.0.2–10, real photos, a shared
+/// og:image per site, a slow, a failing and a redirecting site). Each sample is a cold crawl into a
+/// fresh directory by the real `thumbify` binary (the release build next to this program) and by the
+/// peer, each a child process whose wall time and peak RSS (`wait4`'s `ru_maxrss`) are recorded.
+/// `--scale N` adds one thumbify crawl of N URLs to show that peak RSS does not grow with the list.
+enum CrawlBenchmark {
+  static func run(_ arguments: [String]) async throws {
+    let urls = Int(ImagingBenchmark.option("--urls", in: arguments) ?? "") ?? 10_000
+    let scale = Int(ImagingBenchmark.option("--scale", in: arguments) ?? "") ?? 0
+    let samples = Int(ImagingBenchmark.option("--samples", in: arguments) ?? "") ?? 3
+    let peerSamples = Int(ImagingBenchmark.option("--peer-samples", in: arguments) ?? "") ?? 1
+    let perHost = ImagingBenchmark.option("--per-host", in: arguments) ?? "16"
+    let concurrency = ImagingBenchmark.option("--concurrency", in: arguments) ?? "64"
+    let port = 18_080
+    let web = NSTemporaryDirectory() + "thumbify-bench-web"
+    let thumbify =
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/thumbify"
+    guard FileManager.default.isExecutableFile(atPath: thumbify) else {
+      print("Build the CLI first: swift build -c release --product thumbify (looked for \(thumbify))")
+      return
+    }
+    var sizes = [1_000, urls]
+    if scale > 0 { sizes.append(scale) }
+    _ = try ChildProcess.run(
+      "/usr/bin/python3",
+      ["Benchmarks/make-web.py", "--dir", web, "--port", "\(port)"] + sizes.flatMap { ["--urls", "\($0)"] })
+    let nginx = try ChildProcess.start(
+      "/usr/sbin/nginx", ["-e", web + "/error.log", "-p", web, "-c", web + "/nginx.conf"])
+    defer { nginx.terminate() }
+    try await ChildProcess.waitForPort(port, host: "127.0.0.2")
+
+    func crawl(_ count: Int, _ tool: String) throws -> ChildProcess.Outcome {
+      let out = web + "/out-\(tool)"
+      try? FileManager.default.removeItem(atPath: out)
+      let list = web + "/urls-\(count).txt"
+      if tool == "thumbify" {
+        return try ChildProcess.run(
+          thumbify,
+          [
+            "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet",
+            "--per-host", perHost, "--concurrency", concurrency, "--timeout", "30",
+          ], acceptedStatuses: [0, 1])
+      }
+      return try ChildProcess.run(
+        "/usr/bin/python3",
+        [
+          "Benchmarks/peers/crawl_peer.py", list, "--out", out, "--per-host", perHost, "--concurrency",
+          concurrency,
+        ])
+    }
+
+    print("warm-up: 1,000 URLs with each tool")
+    _ = try crawl(1_000, "thumbify")
+    _ = try crawl(1_000, "peer")
+    var ours: [ChildProcess.Outcome] = []
+    for _ in 0..<samples { ours.append(try crawl(urls, "thumbify")) }
+    var theirs: [ChildProcess.Outcome] = []
+    for _ in 0..<peerSamples { theirs.append(try crawl(urls, "peer")) }
+    let oursMedian = median(ours.map(\.seconds))
+    let theirsMedian = median(theirs.map(\.seconds))
+    let oursRate = Double(urls) / oursMedian
+    let theirsRate = Double(urls) / theirsMedian
+    print(
+      String(
+        format: "thumbify crawl  %6d URLs: median %.2f s over %d samples = %.1f URLs/s, peak RSS %.1f MB",
+        urls, oursMedian, samples, oursRate, Double(ours.map(\.peakRSSKiB).max() ?? 0) / 1024))
+    print(
+      String(
+        format:
+          "python peer     %6d URLs: median %.2f s over %d samples = %.1f URLs/s, peak RSS %.1f MB (main process)",
+        urls, theirsMedian, peerSamples, theirsRate, Double(theirs.map(\.peakRSSKiB).max() ?? 0) / 1024))
+    print(String(format: "ratio: thumbify is %.2fx the peer's URLs/s", oursRate / theirsRate))
+    if scale > 0 {
+      let big = try crawl(scale, "thumbify")
+      print(
+        String(
+          format: "thumbify crawl  %6d URLs: %.2f s = %.1f URLs/s, peak RSS %.1f MB", scale, big.seconds,
+          Double(scale) / big.seconds, Double(big.peakRSSKiB) / 1024))
+    }
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+  }
+}

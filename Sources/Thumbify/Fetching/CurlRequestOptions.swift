@@ -1,0 +1,52 @@
+import CCurl
+
+/// Sets up an easy handle for one transfer from the fetcher's configuration.
+enum CurlRequestOptions {
+  /// `Accept` per kind: what thumbify can use.
+  static func accept(for kind: ResourceKind) -> String {
+    switch kind {
+    case .page: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
+    case .image: "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"
+    case .robots: "text/plain,*/*;q=0.5"
+    }
+  }
+
+  /// Applies every option; the first failure is kept in `easy.setupError`.
+  static func apply(
+    _ configuration: FetcherConfiguration, share: UnsafeMutableRawPointer, to easy: CurlEasyHandle,
+    for transfer: CurlTransfer
+  ) {
+    let request = transfer.request
+    easy.set(CURLOPT_URL, request.url)
+    easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+    easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+    easy.set(CURLOPT_FOLLOWLOCATION, 1)
+    easy.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+    easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl build decodes
+    easy.set(CURLOPT_USERAGENT, configuration.userAgent)
+    easy.set(CURLOPT_TIMEOUT_MS, configuration.timeout.milliseconds)
+    easy.set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds)
+    easy.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
+    easy.set(CURLOPT_LOW_SPEED_TIME, max(1, configuration.lowSpeedTime.milliseconds / 1000))
+    easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+    easy.set(CURLOPT_PIPEWAIT, 1)
+    easy.set(CURLOPT_NOSIGNAL, 1)
+    easy.set(CURLOPT_PROXY, "")  // no proxy from the environment: the SSRF guard checks the real peer
+    easy.set(CURLOPT_DNS_CACHE_TIMEOUT, 300)
+    easy.set(CURLOPT_SHARE, pointer: share)
+    easy.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(transfer.errorBuffer))
+    if let caFile = configuration.caFile { easy.set(CURLOPT_CAINFO, caFile) }
+    var headers = ["Accept: \(accept(for: request.kind))"]
+    if let etag = request.etag { headers.append("If-None-Match: \(etag)") }
+    if let lastModified = request.lastModified { headers.append("If-Modified-Since: \(lastModified)") }
+    easy.set(CURLOPT_HTTPHEADER, list: headers)
+    easy.set(CURLOPT_RESOLVE, list: configuration.resolve)
+    let context = Unmanaged.passUnretained(transfer).toOpaque()
+    easy.setWriteCallback(curlWriteCallback)
+    easy.set(CURLOPT_WRITEDATA, pointer: context)
+    easy.setHeaderCallback(curlHeaderCallback)
+    easy.set(CURLOPT_HEADERDATA, pointer: context)
+    easy.setOpenSocketCallback(curlOpenSocketCallback)
+    easy.set(CURLOPT_OPENSOCKETDATA, pointer: context)
+  }
+}

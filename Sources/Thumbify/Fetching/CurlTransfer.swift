@@ -1,0 +1,190 @@
+import CCurl
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What one finished curl transfer produced, before status and retry policy.
+struct CurlCompletion: Sendable {
+  var status: Int
+  /// Every URL requested, in order; the last is the final URL.
+  var urls: [String]
+  /// The final response's headers, names lowercased.
+  var headers: [String: String]
+  var body: [UInt8]
+  /// True when the body was cut at the cap (robots.txt keeps what fit).
+  var isTruncated: Bool
+  /// `1.0`, `1.1`, `2` or `3`.
+  var httpVersion: String?
+  /// Seconds curl spent on the transfer (`CURLINFO_TOTAL_TIME`).
+  var duration: Double
+}
+
+/// One request's state while the multi loop runs it; the C callbacks reach it through an
+/// `Unmanaged` pointer set as their user data, which lives exactly as long as the easy handle.
+///
+/// Created on the caller's thread, then confined to the multi loop's thread: after
+/// `CurlMultiLoop.submit` only the loop and curl's callbacks (on the loop) touch its vars.
+final class CurlTransfer: @unchecked Sendable {
+  let id: UInt64
+  let request: FetchRequest
+  let host: String
+  let ticket = TransferTicket()
+  let bodyLimit: Int
+  /// True when a body over the cap is cut and kept (robots) instead of failing the transfer.
+  let keepsTruncatedBody: Bool
+  let allowsPrivateNetwork: Bool
+  let redirectLimit: Int
+
+  var easy: CurlEasyHandle?
+  private(set) var body: [UInt8] = []
+  private(set) var isTruncated = false
+  private(set) var exceededLimit = false
+  private(set) var headers: [String: String] = [:]
+  private(set) var urls: [String] = []
+  private var headerBytes = 0
+  /// The address the SSRF guard refused, reported instead of curl's connect error.
+  private(set) var blockedAddress: String?
+  /// The scheme of the last `Location` header, to name an unsupported redirect target.
+  private(set) var lastLocation: String?
+  let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+  init(
+    id: UInt64, request: FetchRequest, host: String, bodyLimit: Int, allowsPrivateNetwork: Bool,
+    redirectLimit: Int
+  ) {
+    self.redirectLimit = redirectLimit
+    self.id = id
+    self.request = request
+    self.host = host
+    self.bodyLimit = bodyLimit
+    self.keepsTruncatedBody = request.kind == .robots
+    self.allowsPrivateNetwork = allowsPrivateNetwork
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+  }
+
+  deinit {
+    easy = nil
+    errorBuffer.deallocate()
+  }
+
+  /// curl's detail message for the last error, if it wrote one.
+  var errorDetail: String {
+    String(cString: errorBuffer).trimmingCharacters(in: [" ", "\n", "\r"])
+  }
+
+  /// The write callback's body: appends decoded bytes up to the cap.
+  func receiveBody(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+    let room = bodyLimit - body.count
+    guard count <= room else {
+      data.withMemoryRebound(to: UInt8.self, capacity: count) {
+        body.append(contentsOf: UnsafeBufferPointer(start: $0, count: max(0, room)))
+      }
+      if keepsTruncatedBody { isTruncated = true } else { exceededLimit = true }
+      return 0  // curl aborts with CURLE_WRITE_ERROR
+    }
+    data.withMemoryRebound(to: UInt8.self, capacity: count) {
+      body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+    }
+    return count
+  }
+
+  /// The header callback's body: one header line of the current response.
+  func receiveHeader(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+    let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
+      String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+    }
+    if line.hasPrefix("HTTP/") {
+      headers = [:]
+      headerBytes = 0
+      body.removeAll(keepingCapacity: true)
+      if let url = easy?.info(string: CURLINFO_EFFECTIVE_URL), urls.last != url { urls.append(url) }
+      return count
+    }
+    headerBytes += count
+    guard headerBytes <= 256 << 10, let colon = line.firstIndex(of: ":") else { return count }
+    let name = line[..<colon].lowercased()
+    let value = line[line.index(after: colon)...].trimmingCharacters(in: [" ", "\t", "\r", "\n"])
+    headers[name] = value
+    if name == "location" { lastLocation = value }
+    return count
+  }
+
+  /// The open-socket callback's body: the SSRF guard, then `socket(2)`.
+  func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+    let socketAddress = thumbify_curl_sockaddr_address(address)
+    if !allowsPrivateNetwork, let socketAddress {
+      guard let ip = IPAddress(socketAddress: socketAddress) else {
+        blockedAddress = "of family \(address.pointee.family)"
+        return CURL_SOCKET_BAD
+      }
+      if let range = SpecialAddressRanges.reservedRange(containing: ip) {
+        blockedAddress = "\(ip) in \(range)"
+        return CURL_SOCKET_BAD
+      }
+    }
+    let descriptor = socket(
+      address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
+      address.pointee.protocol)
+    return descriptor < 0 ? CURL_SOCKET_BAD : descriptor
+  }
+
+  /// The completion handed to the caller once curl reports `CURLMSG_DONE` with `code`.
+  func finish(code: CURLcode) -> Result<CurlCompletion, FetchError> {
+    let usable = code == CURLE_OK || (code == CURLE_WRITE_ERROR && isTruncated)
+    guard usable, let easy else { return .failure(error(for: code)) }
+    let version: String? =
+      switch easy.info(long: CURLINFO_HTTP_VERSION) {
+      case CURL_HTTP_VERSION_1_0: "1.0"
+      case CURL_HTTP_VERSION_1_1: "1.1"
+      case CURL_HTTP_VERSION_2_0: "2"
+      case CURL_HTTP_VERSION_3: "3"
+      default: nil
+      }
+    if let url = easy.info(string: CURLINFO_EFFECTIVE_URL), urls.last != url { urls.append(url) }
+    return .success(
+      CurlCompletion(
+        status: easy.info(long: CURLINFO_RESPONSE_CODE) ?? 0, urls: urls.isEmpty ? [request.url] : urls,
+        headers: headers, body: body, isTruncated: isTruncated, httpVersion: version,
+        duration: easy.info(double: CURLINFO_TOTAL_TIME) ?? 0))
+  }
+
+  /// Maps a failed transfer's `CURLcode` onto `FetchError`, with curl's own message.
+  func error(for code: CURLcode) -> FetchError {
+    if exceededLimit { return .tooLarge(limit: bodyLimit) }
+    if let blockedAddress { return .blockedPrivateAddress(blockedAddress) }
+    let summary = String(cString: curl_easy_strerror(code))
+    let detail = errorDetail
+    let message = detail.isEmpty || detail == summary ? summary : "\(summary) (\(detail))"
+    return FetchError(
+      curlCode: code, message: message, url: lastLocation ?? request.url, redirectLimit: redirectLimit)
+  }
+}
+
+/// The `CURLOPT_WRITEFUNCTION` trampoline.
+let curlWriteCallback:
+  @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, context in
+    guard let data, let context else { return 0 }
+    return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().receiveBody(
+      data, count: size * count)
+  }
+
+/// The `CURLOPT_HEADERFUNCTION` trampoline.
+let curlHeaderCallback:
+  @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+    data, size, count, context in
+    guard let data, let context else { return 0 }
+    return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().receiveHeader(
+      data, count: size * count)
+  }
+
+/// The `CURLOPT_OPENSOCKETFUNCTION` trampoline.
+let curlOpenSocketCallback:
+  @convention(c) (UnsafeMutableRawPointer?, curlsocktype, UnsafeMutablePointer<curl_sockaddr>?) ->
+    curl_socket_t = {
+      context, _, address in
+      guard let context, let address else { return CURL_SOCKET_BAD }
+      return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().openSocket(address)
+    }

@@ -1,0 +1,46 @@
+import CCurl
+
+/// A request URL split by curl's own URL parser (`curl_url`), so thumbify and curl agree on
+/// what the host is.
+struct FetchTarget: Sendable, Hashable {
+  var scheme: String
+  var host: String
+  var port: Int
+  /// Path and query, what robots.txt rules match against.
+  var pathAndQuery: String
+
+  /// `host:port`, the key of the per-host queue and of host health.
+  var hostKey: String { "\(host):\(port)" }
+  /// `scheme://host:port`, the key of the robots.txt cache.
+  var origin: String {
+    let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    return "\(scheme)://\(bracketed):\(port)"
+  }
+
+  /// Parses `url`; only absolute http and https URLs with a host are accepted.
+  /// - Throws: `FetchError.invalidURL` or `FetchError.unsupportedScheme`.
+  init(_ url: String) throws(FetchError) {
+    guard let handle = curl_url() else { throw .other("curl_url failed: out of memory.") }
+    defer { curl_url_cleanup(handle) }
+    let flags = UInt32(CURLU_NON_SUPPORT_SCHEME)
+    guard url.utf8.count <= 8192, curl_url_set(handle, CURLUPART_URL, url, flags) == CURLUE_OK else {
+      throw .invalidURL(url)
+    }
+    func part(_ part: CURLUPart, _ flags: UInt32 = 0) -> String? {
+      var value: UnsafeMutablePointer<CChar>?
+      guard curl_url_get(handle, part, &value, flags) == CURLUE_OK, let value else { return nil }
+      defer { curl_free(value) }
+      return String(cString: value)
+    }
+    guard let scheme = part(CURLUPART_SCHEME)?.lowercased() else { throw .invalidURL(url) }
+    guard scheme == "http" || scheme == "https" else { throw .unsupportedScheme(scheme) }
+    guard let host = part(CURLUPART_HOST), !host.isEmpty,
+      let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT)).flatMap({ Int($0) })
+    else { throw .invalidURL(url) }
+    self.scheme = scheme
+    self.host = host.lowercased()
+    self.port = port
+    let path = part(CURLUPART_PATH) ?? "/"
+    pathAndQuery = part(CURLUPART_QUERY).map { "\(path)?\($0)" } ?? path
+  }
+}

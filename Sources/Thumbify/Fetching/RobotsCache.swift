@@ -1,0 +1,110 @@
+import Synchronization
+
+/// robots.txt per origin for one run: fetched once per origin (concurrent callers share
+/// one fetch) and kept, with validators, so callers can persist entries across runs.
+///
+/// Seed it with the entries exported by an earlier run: the first lookup of a seeded origin
+/// revalidates with `If-None-Match`/`If-Modified-Since` and reuses the stored text on 304.
+public final class RobotsCache: Sendable {
+  /// A robots.txt as stored between runs.
+  public struct Entry: Sendable, Codable, Equatable {
+    /// `scheme://host:port`.
+    public var origin: String
+    /// The HTTP status it was fetched with (4xx entries mean "allow all").
+    public var status: Int
+    /// The text kept: whole lines only, at most the robots body cap.
+    public var body: String
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(origin: String, status: Int, body: String, etag: String? = nil, lastModified: String? = nil) {
+      self.origin = origin
+      self.status = status
+      self.body = body
+      self.etag = etag
+      self.lastModified = lastModified
+    }
+  }
+
+  /// Fetches one robots.txt request; `CurlFetcher` passes its single-attempt fetch.
+  typealias Fetch = @Sendable (FetchRequest) async -> Result<FetchResponse, FetchError>
+
+  private struct State {
+    var seeds: [String: Entry] = [:]
+    var resolved: [String: (rules: RobotsRules, entry: Entry?)] = [:]
+    var inFlight: [String: Task<RobotsRules, Never>] = [:]
+  }
+
+  private let userAgent: String
+  private let state = Mutex(State())
+
+  /// Creates a cache, optionally seeded with entries exported by an earlier run.
+  public init(seed: [Entry] = [], userAgent: String = "thumbify") {
+    self.userAgent = userAgent
+    self.seed(seed)
+  }
+
+  /// Adds entries from an earlier run; they are revalidated before use.
+  public func seed(_ entries: [Entry]) {
+    state.withLock { state in
+      for entry in entries { state.seeds[entry.origin] = entry }
+    }
+  }
+
+  /// The entries fetched or revalidated in this run (5xx and unreachable ones are not kept).
+  public func export() -> [Entry] {
+    state.withLock { state in state.resolved.values.compactMap(\.entry).sorted { $0.origin < $1.origin } }
+  }
+
+  /// The rules for `origin`, fetching its robots.txt once if needed.
+  func rules(for origin: String, fetch: @escaping Fetch) async -> RobotsRules {
+    let task = state.withLock { state -> Task<RobotsRules, Never>? in
+      if state.resolved[origin] != nil { return nil }
+      if let task = state.inFlight[origin] { return task }
+      let seed = state.seeds[origin]
+      let task = Task { await self.load(origin: origin, seed: seed, fetch: fetch) }
+      state.inFlight[origin] = task
+      return task
+    }
+    if let task { return await task.value }
+    return state.withLock { $0.resolved[origin]?.rules } ?? .disallowAll
+  }
+
+  private func load(origin: String, seed: Entry?, fetch: Fetch) async -> RobotsRules {
+    let request = FetchRequest(
+      url: "\(origin)/robots.txt", kind: .robots, etag: seed?.etag, lastModified: seed?.lastModified)
+    let resolved: (rules: RobotsRules, entry: Entry?)
+    switch await fetch(request) {
+    case .success(let response) where response.isNotModified:
+      if let seed {
+        resolved = (RobotsRules(parsing: seed.body, userAgent: userAgent), seed)
+      } else {
+        resolved = (.allowAll, nil)
+      }
+    case .success(let response):
+      let body = Self.wholeLines(response.body, isTruncated: response.isTruncated)
+      resolved = (
+        RobotsRules(parsing: body, userAgent: userAgent),
+        Entry(
+          origin: origin, status: response.status, body: body, etag: response.etag,
+          lastModified: response.lastModified)
+      )
+    case .failure(.httpStatus(let status)) where (400..<500).contains(status) && status != 429:
+      resolved = (.allowAll, Entry(origin: origin, status: status, body: ""))
+    case .failure:
+      resolved = (.disallowAll, nil)  // 5xx, 429 or unreachable: disallow for this run
+    }
+    state.withLock { state in
+      state.resolved[origin] = resolved
+      state.inFlight[origin] = nil
+    }
+    return resolved.rules
+  }
+
+  /// Decodes the body; when it was cut at the cap, drops the last, partial line.
+  static func wholeLines(_ body: [UInt8], isTruncated: Bool) -> String {
+    guard isTruncated else { return String(decoding: body, as: UTF8.self) }
+    guard let lastNewline = body.lastIndex(of: UInt8(ascii: "\n")) else { return "" }
+    return String(decoding: body[...lastNewline], as: UTF8.self)
+  }
+}

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""A misbehaving HTTP server for thumbify's fetcher tests (Python stdlib only).
+
+Listens on 127.0.0.1 on a free port, prints the port on stdout, and exits when its
+stdin closes (so it never outlives the test process that started it). Endpoints:
+
+  /ok                      small HTML page
+  /hold?ms=N&bucket=B      answers after N ms; counts concurrent requests per bucket
+  /stats?bucket=B          JSON {"max": concurrent max, "count": requests} for a bucket
+  /slow-body?bytes=N&interval=S   Content-Length N, one byte every S seconds
+  /tarpit                  accepts and never answers
+  /endless                 a body that never ends (no Content-Length)
+  /gzip-bomb               50 MB of zeros, gzip-encoded (about 50 KB on the wire)
+  /redirect-loop           302 to itself
+  /redirect?to=URL         302 to URL (private addresses, file://, ...)
+  /chain?n=K               K redirects, then /ok
+  /lying-type              HTML served as Content-Type: image/png
+  /reset                   promises 100000 bytes, sends 1000, then resets the connection
+  /flaky?key=K&failures=N&status=S[&after=A]
+                           the first N requests for key K answer S (with Retry-After: A
+                           when given, seconds or 'date' for an HTTP date A=1 s ahead), then 200
+  /status?code=N           answers N
+  /etag                    ETag "v1" and Last-Modified; answers 304 to matching validators
+  /echo-headers            the request headers as JSON
+  /robots.txt              chosen by the Host name's first label (see ROBOTS below); every
+                           fetch is counted in bucket "robots:<host name>"
+"""
+import email.utils
+import gzip
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ROBOTS_CAP = 500 * 1024
+LOCK = threading.Lock()
+BUCKETS = {}  # bucket -> {"active": n, "max": n, "count": n}
+FLAKY = {}  # key -> requests seen
+STOP = threading.Event()
+GZIP_BOMB = gzip.compress(b"\0" * (50 << 20), compresslevel=9)
+
+RULES = b"""# thumbify's group wins over *
+User-agent: otherbot
+Disallow: /
+
+User-agent: Thumbify/1.0
+Allow: /private/open
+Disallow: /private
+Disallow: /*.pdf$
+Crawl-delay: 1
+
+User-agent: *
+Disallow: /
+"""
+
+
+def huge_robots():
+    """Over the cap, cut so that the line crossing it starts 'Disallow: /'.
+
+    Kept whole, that partial line would disallow everything; only whole lines may remain.
+    """
+    head = b"User-agent: *\n"
+    lines = [b"Disallow: /filler-%06d\n" % i for i in range(20000)]
+    body = head
+    for line in lines:
+        if len(body) + len(line) > ROBOTS_CAP - 200:
+            break
+        body += line
+    partial = b"Disallow: /"
+    pad = ROBOTS_CAP - len(body) - len(partial) - 2  # '#' + padding + '\n'
+    body += b"#" + b"p" * pad + b"\n"
+    assert len(body) + len(partial) == ROBOTS_CAP
+    body += partial + b"x" * 100 + b"\n"
+    body += b"Disallow: /after-the-cap\n" * 4000
+    return body
+
+
+HUGE = huge_robots()
+
+
+def count(bucket, delta):
+    with LOCK:
+        entry = BUCKETS.setdefault(bucket, {"active": 0, "max": 0, "count": 0})
+        entry["active"] += delta
+        if delta > 0:
+            entry["count"] += 1
+            entry["max"] = max(entry["max"], entry["active"])
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"
+    server_version = "fault/1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", content_type="text/html", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        query = dict(urllib.parse.parse_qsl(url.query))
+        route = getattr(self, "route_" + url.path.strip("/").replace("-", "_").replace(".", "_"), None)
+        if route is None:
+            self.send(404, b"not found")
+            return
+        try:
+            route(query)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def route_ok(self, query):
+        self.send(200, b"<html><head><title>ok</title></head><body>ok</body></html>")
+
+    def route_hold(self, query):
+        bucket = query.get("bucket", "default")
+        count(bucket, 1)
+        try:
+            STOP.wait(int(query.get("ms", "200")) / 1000)
+            self.send(200, b"held")
+        finally:
+            count(bucket, -1)
+
+    def route_stats(self, query):
+        with LOCK:
+            entry = dict(BUCKETS.get(query.get("bucket", "default"), {"active": 0, "max": 0, "count": 0}))
+        self.send(200, json.dumps(entry).encode(), "application/json")
+
+    def route_slow_body(self, query):
+        size = int(query.get("bytes", "100"))
+        interval = float(query.get("interval", "1"))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+        for _ in range(size):
+            self.wfile.write(b"x")
+            self.wfile.flush()
+            if STOP.wait(interval):
+                return
+
+    def route_tarpit(self, query):
+        STOP.wait(120)
+        self.close_connection = True
+
+    def route_endless(self, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        chunk = b"<p>" + b"a" * 65536 + b"</p>\n"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not STOP.is_set():
+            self.wfile.write(chunk)
+
+    def route_gzip_bomb(self, query):
+        self.send(200, GZIP_BOMB, "text/html", [("Content-Encoding", "gzip")])
+
+    def route_redirect_loop(self, query):
+        self.send(302, b"", headers=[("Location", "/redirect-loop")])
+
+    def route_redirect(self, query):
+        self.send(302, b"", headers=[("Location", query.get("to", "/ok"))])
+
+    def route_chain(self, query):
+        n = int(query.get("n", "1"))
+        self.send(302, b"", headers=[("Location", "/chain?n=%d" % (n - 1) if n > 1 else "/ok")])
+
+    def route_lying_type(self, query):
+        self.send(200, b"<html><head><title>not a png</title></head></html>", "image/png")
+
+    def route_reset(self, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        self.wfile.write(b"y" * 1000)
+        self.wfile.flush()
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
+
+    def route_flaky(self, query):
+        key = query.get("key", "default")
+        with LOCK:
+            seen = FLAKY.get(key, 0)
+            FLAKY[key] = seen + 1
+        if seen < int(query.get("failures", "1")):
+            headers = []
+            after = query.get("after")
+            if after == "date":
+                headers.append(("Retry-After", email.utils.formatdate(time.time() + 2, usegmt=True)))
+            elif after is not None:
+                headers.append(("Retry-After", after))
+            self.send(int(query.get("status", "503")), b"try later", headers=headers)
+        else:
+            self.send(200, b"<html><title>recovered</title></html>")
+
+    def route_status(self, query):
+        self.send(int(query.get("code", "500")), b"status")
+
+    def route_etag(self, query):
+        modified = "Sun, 01 Nov 2026 10:00:00 GMT"
+        if self.headers.get("If-None-Match") == '"v1"' or self.headers.get("If-Modified-Since") == modified:
+            self.send_response(304)
+            self.send_header("ETag", '"v1"')
+            self.end_headers()
+            return
+        self.send(200, b"<html>versioned</html>", headers=[("ETag", '"v1"'), ("Last-Modified", modified)])
+
+    def route_echo_headers(self, query):
+        self.send(200, json.dumps({k.lower(): v for k, v in self.headers.items()}).encode(), "application/json")
+
+    def route_robots_txt(self, query):
+        host = (self.headers.get("Host") or "").split(":")[0]
+        count("robots:" + host, 1)
+        count("robots:" + host, -1)
+        variant = host.split(".")[0]
+        if variant == "robots-5xx":
+            self.send(503, b"down", "text/plain")
+        elif variant == "robots-huge":
+            self.send(200, HUGE, "text/plain")
+        elif variant == "robots-rules":
+            self.send(200, RULES, "text/plain")
+        elif variant == "robots-etag":
+            if self.headers.get("If-None-Match") == '"r1"':
+                self.send_response(304)
+                self.send_header("ETag", '"r1"')
+                self.end_headers()
+                return
+            self.send(200, b"User-agent: *\nDisallow: /blocked\n", "text/plain", [("ETag", '"r1"')])
+        else:  # robots-missing and every other host
+            self.send(404, b"no robots", "text/plain")
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 512
+
+
+def main():
+    server = Server(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sys.stdin.read()  # EOF: the test process closed our stdin or died
+    STOP.set()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import ThumbifyCLI
+
+@Suite("thumbify extract")
+struct ExtractCommandTests {
+  private func writePage(_ html: [UInt8]) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "extract-\(UUID().uuidString).html"
+    ).path
+    try Data(html).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test func printsSortedPrettyJSONForASavedPage() async throws {
+    let path = try writePage(
+      Array("<title>Hello &amp; welcome</title><meta property=og:image content=/a.png>".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = await runCLI(["extract", "--html", path, "--url", "https://example.com/post"])
+    #expect(result.status == 0)
+    #expect(result.err.isEmpty)
+    #expect(
+      result.out == """
+        {
+          "icon" : {
+            "url" : "https://example.com/favicon.ico"
+          },
+          "icons" : [
+            {
+              "url" : "https://example.com/favicon.ico"
+            }
+          ],
+          "image" : {
+            "url" : "https://example.com/a.png"
+          },
+          "images" : [
+            {
+              "url" : "https://example.com/a.png"
+            }
+          ],
+          "originalURL" : "https://example.com/post",
+          "title" : "Hello & welcome",
+          "url" : "https://example.com/post"
+        }
+
+        """)
+  }
+
+  @Test func compactReadsStandardInputAndHonoursTheContentTypeCharset() async {
+    let html: [UInt8] =
+      Array("<title>".utf8) + [0xEE, 0xCF, 0xD7, 0xCF, 0xD3, 0xD4, 0xC9] + Array("</title>".utf8)
+    let result = await runCLI(
+      [
+        "extract", "--compact", "--html", "-", "--url", "https://example.ru/", "--content-type",
+        "text/html; charset=koi8-r",
+      ],
+      input: html)
+    #expect(result.status == 0)
+    #expect(
+      result.out
+        == #"{"icon":{"url":"https://example.ru/favicon.ico"},"icons":[{"url":"https://example.ru/favicon.ico"}],"originalURL":"https://example.ru/","title":"Новости","url":"https://example.ru/"}"#
+        + "\n")
+  }
+
+  @Test func liveFormNeedsFetching() async {
+    let result = await runCLI(["extract", "https://example.com/"])
+    #expect(result.status == 64)
+    #expect(result.out.isEmpty)
+    #expect(result.err.contains("needs network fetching"))
+  }
+
+  @Test func missingURLAndBadValuesAreUsageErrors() async {
+    let noURL = await runCLI(["extract", "--html", "/dev/null"])
+    #expect(noURL.status == 64)
+    #expect(noURL.err.hasPrefix("Error: Missing expected argument '--url <page-url>'\n"))
+    let badURL = await runCLI(["extract", "--html", "/dev/null", "--url", "ftp://x/"])
+    #expect(badURL.status == 64)
+    #expect(badURL.err.hasPrefix("Error: The value 'ftp://x/' is invalid for '--url <page-url>'"))
+    let badSize = await runCLI(["extract", "--html", "/dev/null", "--url", "https://x/", "--icon-size", "0"])
+    #expect(badSize.err.hasPrefix("Error: The value '0' is invalid for '--icon-size <px>'\n"))
+    let nothing = await runCLI(["extract"])
+    #expect(nothing.status == 64)
+    #expect(nothing.err.hasPrefix("Error: Missing expected argument '--html <file>'\n"))
+  }
+
+  @Test func unreadableFileFails() async {
+    let result = await runCLI([
+      "extract", "--html", "/nonexistent/page.html", "--url", "https://example.com/",
+    ])
+    #expect(result.status == 1)
+    #expect(result.err == "Error: Cannot read '/nonexistent/page.html': No such file or directory.\n")
+  }
+
+  @Test func helpDescribesTheCommand() async {
+    let result = await runCLI(["extract", "--help"])
+    #expect(result.status == 0)
+    #expect(
+      result.out.contains(
+        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact]\n"
+      ))
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Runs `Tests/Servers/fault_server.py` on a free loopback port for one test.
+///
+/// The server exits when its stdin closes, so it cannot outlive the test process; `stop()`
+/// (also called on deinit) closes stdin and waits for it to exit.
+final class FaultServer: @unchecked Sendable {
+  // Confined to the creating test: `process` and `stdin` are set once and only read after.
+  let port: Int
+  private let process = Process()
+  private let stdin = Pipe()
+
+  /// The script's path, found next to this file.
+  static let script = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Servers/fault_server.py").path
+
+  /// Starts the server and waits until it printed its port.
+  init() throws {
+    let stdout = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = [Self.script]
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let chunk = stdout.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line.append(chunk)
+    }
+    guard
+      let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
+      try? stdin.fileHandleForWriting.close()
+      process.waitUntilExit()
+      throw ServerError("fault_server.py did not print a port")
+    }
+    self.port = port
+  }
+
+  deinit { stop() }
+
+  /// `http://127.0.0.1:<port><path>`.
+  func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+  /// `http://<host>:<port><path>`, for a host name mapped to loopback with `resolveEntry`.
+  func url(host: String, _ path: String) -> String { "http://\(host):\(port)\(path)" }
+
+  /// A `--resolve` entry mapping `host` to this server.
+  func resolveEntry(_ host: String) -> String { "\(host):\(port):127.0.0.1" }
+
+  /// The server's request counters for `bucket`: peak concurrency and total.
+  func stats(bucket: String) throws -> (max: Int, count: Int) {
+    let data = try Data(contentsOf: URL(string: url("/stats?bucket=\(bucket)"))!)
+    let object = try JSONSerialization.jsonObject(with: data) as? [String: Int] ?? [:]
+    return (object["max"] ?? -1, object["count"] ?? -1)
+  }
+
+  /// Closes stdin, terminates the server and waits for it to exit. Idempotent.
+  func stop() {
+    try? stdin.fileHandleForWriting.close()  // the server exits on EOF (SIGTERM is blocked)
+    process.waitUntilExit()
+  }
+}
+
+/// A test server that could not be started.
+struct ServerError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
