@@ -10,10 +10,6 @@ import CWebP
 struct WebPDecoder: ImageDecoding {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     let chunks = WebPChunks(data)
-    var config = WebPDecoderConfig()
-    guard thumbify_webp_init_decoder_config(&config) != 0 else {
-      throw .corrupt(format: .webp, message: "libwebp's decoder ABI does not match its header.")
-    }
     let features = try data.withUnsafeBufferPointer { (webp) throws(ImageError) -> WebPBitstreamFeatures in
       var features = WebPBitstreamFeatures()
       let status = thumbify_webp_get_features(webp.baseAddress, webp.count, &features)

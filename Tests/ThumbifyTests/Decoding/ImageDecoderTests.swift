@@ -85,4 +85,26 @@ struct ImageDecoderTests {
       TestImages.png(translucent, width: 4, height: 4, format: 3), options: DecodeOptions())
     #expect(kept.buffer.channels == 4 && kept.buffer.pixels == translucent)
   }
+
+  @Test func decodesConcurrentlyWithIdenticalResults() async throws {
+    // Given one file per decoder
+    let photo = TestImages.rgb(width: 96, height: 64) { x, y in (UInt8(x * 2), UInt8(y * 3), UInt8(x ^ y)) }
+    let files = try MalformedInputTests.samples().map(\.1) + [TestImages.jpeg(photo), TestImages.webp(photo)]
+    let options = DecodeOptions(target: Size(width: 32, height: 32))
+    let expected = try files.map { try decoder.decode($0, options: options).buffer }
+
+    // When each is decoded eight times at once on the cooperative pool
+    let results = await withTaskGroup(of: (Int, PixelBuffer?).self) { group in
+      for _ in 0..<8 {
+        for (index, file) in files.enumerated() {
+          group.addTask { (index, try? ImageDecoder().decode(file, options: options).buffer) }
+        }
+      }
+      return await group.reduce(into: [(Int, PixelBuffer?)]()) { $0.append($1) }
+    }
+
+    // Then every decode matches the sequential one
+    #expect(results.count == files.count * 8)
+    for (index, buffer) in results { #expect(buffer == expected[index]) }
+  }
 }

@@ -68,10 +68,10 @@ struct PNGDecoderTests {
     }
   }
 
-  @Test func decodes16BitInterlacedGrayAlpha() throws {
+  @Test(arguments: ["gray-alpha16.png", "gray-alpha16-interlaced.png"])
+  func decodes16BitGrayAlpha(name: String) throws {
     // Given gray = 16x, alpha = 16y (row 0 fully transparent, so its colour is undefined)
-    let image = try decoder.decode(
-      try TestImages.fixture("gray-alpha16-interlaced.png"), options: DecodeOptions())
+    let image = try decoder.decode(try TestImages.fixture(name), options: DecodeOptions())
     #expect(image.buffer.channels == 4)
     for y in 1..<16 {
       for x in 0..<16 {

@@ -75,6 +75,7 @@ write("rgb16-interlaced.png", png(16, 16, 2, 16, rows16, interlace=True))
 # 16x16 16-bit gray + alpha, interlaced: gray = 16x, alpha = 16y.
 rowsga = [b"".join(struct.pack(">HH", (x * 16) * 257, (y * 16) * 257) for x in range(16)) for y in range(16)]
 write("gray-alpha16-interlaced.png", png(16, 16, 4, 16, rowsga, interlace=True))
+write("gray-alpha16.png", png(16, 16, 4, 16, rowsga))
 
 # 2-bit palette with tRNS: index = (x + y) % 4; entry 3 fully transparent, entry 2 half.
 palette = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
