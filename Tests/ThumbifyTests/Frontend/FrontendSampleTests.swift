@@ -6,8 +6,7 @@ import Testing
 /// samples/frontend in headless Chromium: it must find cards under the same keys the crawl writes.
 @Suite("Frontend sample in Chromium", .serialized, .timeLimit(.minutes(2)))
 struct FrontendSampleTests {
-  static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("samples/frontend").path
+  static let sample = FrontendFixtures.samples + "/frontend"
 
   /// Spellings the crawl's normalization test covers; the page must normalize each the same way.
   static let spellings = [
