@@ -73,7 +73,8 @@ public struct ReportWriter: Sendable {
     }
     pages += encode(pending[...])
     let page = assemble(
-      pages: pages, summary: summary, title: (Self.absolute(outputDirectory) as NSString).lastPathComponent)
+      pages: consume pages, summary: summary,
+      title: (Self.absolute(outputDirectory) as NSString).lastPathComponent)
     do {
       let directory = (reportPath as NSString).deletingLastPathComponent
       if !directory.isEmpty { try FileSystem.makeDirectories(directory) }
@@ -103,8 +104,10 @@ public struct ReportWriter: Sendable {
   }
 
   /// The whole page: head, configuration, the JSON blocks, and the script right after the first.
-  private func assemble(pages: [[UInt8]], summary: Summary, title: String) -> [UInt8] {
-    let blocks = pages.isEmpty ? [Array("[]".utf8)] : pages
+  ///
+  /// Each block is released once copied, so the page and its blocks are not both in memory whole.
+  private func assemble(pages: consuming [[UInt8]], summary: Summary, title: String) -> [UInt8] {
+    var blocks = pages.isEmpty ? [Array("[]".utf8)] : pages
     let config = Config(base: relativeBase, total: summary.total, pageSize: pageSize, chunks: blocks.count)
     var page = [UInt8]()
     page.reserveCapacity(blocks.reduce(64 << 10) { $0 + $1.count + 64 })
@@ -112,9 +115,10 @@ public struct ReportWriter: Sendable {
     page += Array(#"<script type="application/json" id="report-config">"#.utf8)
     page += HTMLEscaping.scriptJSON(Self.json(config))
     page += Array("</script>\n".utf8)
-    for (index, block) in blocks.enumerated() {
+    for index in blocks.indices {
       page += Array(#"<script type="application/json" id="chunk-\#(index)">"#.utf8)
-      page += block
+      page += blocks[index]
+      blocks[index] = []
       page += Array("</script>\n".utf8)
       if index == 0 { page += Array("<script>\(ReportScript.source)</script>\n".utf8) }
     }
