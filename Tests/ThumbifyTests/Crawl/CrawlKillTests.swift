@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import Thumbify
+
+/// `kill -9` at random points of a real `thumbify crawl`, then a rerun: the result must equal an
+/// uninterrupted run's, and the manifest on disk must always be absent or complete.
+@Suite("Crawl survives kill -9", .serialized)
+final class CrawlKillTests {
+  let nginx: LoopbackNginx
+  let root: String
+  let listPath: String
+  static let pages = 40
+
+  init() throws {
+    root = makeTemporaryDirectory("kill")
+    let www = root + "/www"
+    try FileManager.default.createDirectory(atPath: www + "/p", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: CrawlEndToEndTests.repository + "/samples/photos", toPath: www + "/photos")
+    let photos = ["storm.jpg", "greenmeadow.jpg", "raindrops-progressive.jpg", "freshflower-alpha.png"]
+    var list = ""
+    for index in 0..<Self.pages {
+      // Distinct image URLs (one fetch each), shared bytes (one thumbnail set per photo).
+      let image = "/photos/\(photos[index % photos.count])?v=\(index)"
+      let html = """
+        <html><head><title>Page \(index)</title><meta property="og:image" content="\(image)">
+        <link rel="icon" href="/photos/freshflower-alpha.png"></head><body>\(index)</body></html>
+        """
+      try html.write(toFile: www + "/p/\(index).html", atomically: true, encoding: .utf8)
+    }
+    nginx = try LoopbackNginx(docroot: URL(fileURLWithPath: www))
+    for index in 0..<Self.pages { list += nginx.url("/p/\(index).html") + "\n" }
+    listPath = root + "/urls.txt"
+    try list.write(toFile: listPath, atomically: true, encoding: .utf8)
+  }
+
+  deinit {
+    nginx.stop()
+    removeDirectory(root)
+  }
+
+  func arguments(_ out: String) -> [String] {
+    [
+      "crawl", listPath, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet",
+      "--concurrency", "2",
+      "--per-host", "1",
+    ]
+  }
+
+  /// Starts the binary; its stderr goes to `<out>.log`.
+  func start(_ out: String) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CrawlEndToEndTests.binary)
+    process.arguments = arguments(out)
+    process.standardOutput = FileHandle.nullDevice
+    _ = FileManager.default.createFile(atPath: out + ".log", contents: nil)
+    process.standardError = FileHandle(forWritingAtPath: out + ".log")
+    try process.run()
+    return process
+  }
+
+  /// The manifest without what legitimately differs between runs (times, 200 vs 304).
+  func comparable(_ out: String) throws -> [CrawlRecord] {
+    try readManifest(out).map { record in
+      var record = record
+      record.fetch = nil
+      if record.outcome == .notModified { record.outcome = .ok }
+      return record
+    }
+  }
+
+  @Test(arguments: [1, 2, 3, 4])
+  func aRerunAfterKillNineGivesTheUninterruptedManifest(seed: UInt64) throws {
+    let baseline = root + "/baseline-\(seed)"
+    let started = Date()
+    let reference = try start(baseline)
+    reference.waitUntilExit()
+    #expect(reference.terminationStatus == 0)
+    let duration = Date().timeIntervalSince(started)
+    let expected = try comparable(baseline)
+    #expect(expected.count == Self.pages)
+
+    // A deterministic random point in the run, per seed (splitmix64).
+    var state = seed &* 0x9E37_79B9_7F4A_7C15
+    state = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    state = (state ^ (state >> 27)) &* 0x94D0_49BB_1331_11EB
+    let fraction = Double((state ^ (state >> 31)) % 1000) / 1000
+    let out = root + "/killed-\(seed)"
+    let victim = try start(out)
+    usleep(useconds_t(duration * fraction * 1_000_000))
+    kill(victim.processIdentifier, SIGKILL)
+    victim.waitUntilExit()
+    #expect(LoopbackNginx.canConnect(port: nginx.port), "nginx died with the killed crawl")
+    // The manifest is either absent or complete, never torn.
+    if FileManager.default.fileExists(atPath: out + "/manifest.jsonl") {
+      #expect(try readManifest(out).count == Self.pages)
+    }
+    let rerun = try start(out)
+    rerun.waitUntilExit()
+    let problems = try readManifest(out).compactMap { record in
+      record.error.map { "\(record.url): \($0.message)" }
+    }
+    #expect(rerun.terminationStatus == 0, "\(problems)")
+    #expect(try comparable(out) == expected, "killed after \(Int(fraction * 100)) % of \(duration) s")
+  }
+}
