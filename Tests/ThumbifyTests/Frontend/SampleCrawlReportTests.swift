@@ -42,6 +42,11 @@ struct SampleCrawlReportTests {
     #expect(failed >= 1)  // a broken page on purpose
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/cards").count == records.count)
 
+    // A second night over unchanged pages (conditional requests answered 304) touches no card file.
+    let inodes = try cardInodes(directory)
+    _ = try await job.run(openList: { URLListReader(bytes: Array(list.utf8)) })
+    #expect(try cardInodes(directory) == inodes)
+
     let writer = ReportWriter(outputDirectory: directory)
     try writer.write()
     var arguments = ["render", writer.reportPath]
@@ -62,5 +67,15 @@ struct SampleCrawlReportTests {
     let imageFailures = records.compactMap { $0.image == nil && $0.outcome != .failed ? $0.imageError : nil }
     #expect(!imageFailures.isEmpty)
     #expect(result["notes"] as? [String] == imageFailures.map { "\($0.code) \($0.message)" })
+  }
+
+  /// Each card file's inode: a rewrite (temporary file renamed into place) changes it.
+  func cardInodes(_ directory: String) throws -> [String: Int] {
+    var inodes: [String: Int] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory + "/cards") {
+      let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/cards/" + name)
+      inodes[name] = attributes[.systemFileNumber] as? Int
+    }
+    return inodes
   }
 }
