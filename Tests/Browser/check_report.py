@@ -28,6 +28,34 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser  # noqa: E402
 
 RENDER_ALL = """
+// How well the ThumbHash placeholder stands for the loaded image: mean absolute difference (0-1)
+// between the placeholder and the image drawn at the placeholder's size, and the same for a flat
+// fill with the image's mean colour. Null when either is missing or the image taints the canvas
+// (file:// pages).
+function likeness(box) {
+  const placeholder = box.querySelector("canvas.placeholder"), img = box.querySelector("img");
+  if (!placeholder || !img.complete || img.naturalWidth === 0) return { placeholderError: null, flatError: null };
+  try {
+    const w = placeholder.width, h = placeholder.height;
+    const scratch = document.createElement("canvas");
+    scratch.width = w; scratch.height = h;
+    const context = scratch.getContext("2d");
+    context.drawImage(img, 0, 0, w, h);
+    const image = context.getImageData(0, 0, w, h).data;
+    const hash = placeholder.getContext("2d").getImageData(0, 0, w, h).data;
+    const mean = [0, 1, 2].map((c) => { let t = 0; for (let i = c; i < image.length; i += 4) t += image[i]; return t / (w * h); });
+    let hashError = 0, flatError = 0;
+    for (let i = 0; i < image.length; i += 4)
+      for (let c = 0; c < 3; c++) {
+        hashError += Math.abs(image[i + c] - hash[i + c]);
+        flatError += Math.abs(image[i + c] - mean[c]);
+      }
+    return { placeholderError: hashError / (w * h * 3 * 255), flatError: flatError / (w * h * 3 * 255) };
+  } catch (error) {
+    return { placeholderError: null, flatError: null };
+  }
+}
+
 (async () => {
   const more = document.getElementById("more");
   for (let i = 0; i < 200 && !more.hidden; i++) {
@@ -61,7 +89,8 @@ RENDER_ALL = """
     mediaBoxes: [...document.querySelectorAll(".media")].map((box) => ({
       width: box.getBoundingClientRect().width, height: box.getBoundingClientRect().height,
       loaded: box.classList.contains("loaded"),
-      currentSrc: box.querySelector("img").currentSrc, srcset: box.querySelector("img").srcset })),
+      currentSrc: box.querySelector("img").currentSrc, srcset: box.querySelector("img").srcset,
+      ...likeness(box) })),
     placeholders: canvases.length,
     placeholdersDrawn: canvases.filter((c) => {
       const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;

@@ -49,7 +49,8 @@ struct SampleCrawlReportTests {
 
     let writer = ReportWriter(outputDirectory: directory)
     try writer.write()
-    var arguments = ["render", writer.reportPath]
+    // Served over loopback HTTP so the test may read the images' pixels (file:// taints canvases).
+    var arguments = ["render", writer.reportPath, "--serve", directory]
     if let screenshot = ProcessInfo.processInfo.environment["THUMBIFY_REPORT_SCREENSHOT"] {
       arguments += ["--screenshot", screenshot, "--window", "1280x1400"]
     }
@@ -63,6 +64,19 @@ struct SampleCrawlReportTests {
     #expect(images >= withImages)
     #expect(result["imagesLoaded"] as? Int == images)
     #expect((result["problems"] as? [Any])?.isEmpty == true)
+    // Each ThumbHash, decoded by the page, looks like its image: closer to it than a flat fill with
+    // the image's mean colour (a decoder that got the AC terms wrong would not be).
+    let boxes = try #require(result["mediaBoxes"] as? [[String: Any]])
+    #expect(boxes.count == withImages)
+    var ratios: [Double] = []
+    for box in boxes {
+      let placeholderError = try #require(box["placeholderError"] as? Double, "\(box)")
+      let flatError = try #require(box["flatError"] as? Double)
+      #expect(placeholderError < flatError, "\(box)")
+      ratios.append(placeholderError / flatError)
+    }
+    // Fine textures (grass) gain little over a flat fill; most photos gain a lot.
+    #expect(ratios.sorted()[ratios.count / 2] < 0.6, "\(ratios)")
     // Pages whose image failed say why on their card.
     let imageFailures = records.compactMap { $0.image == nil && $0.outcome != .failed ? $0.imageError : nil }
     #expect(!imageFailures.isEmpty)
