@@ -33,7 +33,7 @@ let package = Package(
       dependencies: ["Thumbify"],
       path: "Benchmarks/ThumbifyBenchmarks"
     ),
-    .testTarget(name: "ThumbifyTests", dependencies: ["Thumbify"], exclude: ["Fixtures"]),
+    .testTarget(name: "ThumbifyTests", dependencies: ["Thumbify", "ThumbifyCLI"], exclude: ["Fixtures"]),
     .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify"]),
   ],
   swiftLanguageModes: [.v6]

@@ -6,6 +6,7 @@ let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   (name: "imaging", run: ImagingBenchmark.run),
   (name: "extract", run: ExtractBenchmark.run),
   (name: "crawl", run: CrawlBenchmark.run),
+  (name: "fetch", run: FetchBenchmark.run),
 ]
 
 Harness.warnIfDebug()

@@ -26,6 +26,7 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
                            fetch is counted in bucket "robots:<host name>"
 """
 import email.utils
+import functools
 import gzip
 import json
 import os
@@ -42,7 +43,12 @@ LOCK = threading.Lock()
 BUCKETS = {}  # bucket -> {"active": n, "max": n, "count": n}
 FLAKY = {}  # key -> requests seen
 STOP = threading.Event()
-GZIP_BOMB = gzip.compress(b"\0" * (50 << 20), compresslevel=9)
+
+
+@functools.lru_cache(maxsize=None)
+def gzip_bomb():
+    """50 MB of zeros, gzip-compressed (made on first use: it costs a fraction of a second)."""
+    return gzip.compress(b"\0" * (50 << 20), compresslevel=6)
 
 RULES = b"""# thumbify's group wins over *
 User-agent: otherbot
@@ -59,6 +65,7 @@ Disallow: /
 """
 
 
+@functools.lru_cache(maxsize=None)
 def huge_robots():
     """Over the cap, cut so that the line crossing it starts 'Disallow: /'.
 
@@ -79,8 +86,6 @@ def huge_robots():
     body += b"Disallow: /after-the-cap\n" * 4000
     return body
 
-
-HUGE = huge_robots()
 
 
 def count(bucket, delta):
@@ -129,9 +134,9 @@ class Handler(BaseHTTPRequestHandler):
         count(bucket, 1)
         try:
             STOP.wait(int(query.get("ms", "200")) / 1000)
-            self.send(200, b"held")
         finally:
-            count(bucket, -1)
+            count(bucket, -1)  # before answering: the client may start its next request at once
+        self.send(200, b"held")
 
     def route_stats(self, query):
         with LOCK:
@@ -165,7 +170,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(chunk)
 
     def route_gzip_bomb(self, query):
-        self.send(200, GZIP_BOMB, "text/html", [("Content-Encoding", "gzip")])
+        self.send(200, gzip_bomb(), "text/html", [("Content-Encoding", "gzip")])
 
     def route_redirect_loop(self, query):
         self.send(302, b"", headers=[("Location", "/redirect-loop")])
@@ -230,7 +235,7 @@ class Handler(BaseHTTPRequestHandler):
         if variant == "robots-5xx":
             self.send(503, b"down", "text/plain")
         elif variant == "robots-huge":
-            self.send(200, HUGE, "text/plain")
+            self.send(200, huge_robots(), "text/plain")
         elif variant == "robots-rules":
             self.send(200, RULES, "text/plain")
         elif variant == "robots-etag":

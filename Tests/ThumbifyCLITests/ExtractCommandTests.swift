@@ -63,11 +63,23 @@ struct ExtractCommandTests {
         + "\n")
   }
 
-  @Test func liveFormNeedsFetching() async {
-    let result = await runCLI(["extract", "https://example.com/"])
-    #expect(result.status == 64)
+  @Test func liveFormValidatesItsOptionsBeforeFetching() async {
+    let timeout = await runCLI(["extract", "https://example.com/", "--timeout", "0"])
+    #expect(timeout.status == 64)
+    #expect(timeout.err.hasPrefix("Error: The value '0' is invalid for '--timeout <seconds>'\n"))
+    let contact = await runCLI(["extract", "https://example.com/", "--contact", "me"])
+    #expect(contact.err.hasPrefix("Error: The value 'me' is invalid for '--contact <url>'\n"))
+    let cacert = await runCLI(["extract", "https://example.com/", "--cacert", "/nonexistent.pem"])
+    #expect(cacert.status == 64)
+    let both = await runCLI(["extract", "https://example.com/", "--url", "https://example.com/"])
+    #expect(both.status == 64)
+  }
+
+  @Test func liveFormRefusesOtherSchemesWithoutNetwork() async {
+    let result = await runCLI(["extract", "ftp://example.com/"])
+    #expect(result.status == 1)
     #expect(result.out.isEmpty)
-    #expect(result.err.contains("needs network fetching"))
+    #expect(result.err == "Error: The scheme 'ftp' is not supported; only http and https are.\n")
   }
 
   @Test func missingURLAndBadValuesAreUsageErrors() async {
@@ -97,7 +109,7 @@ struct ExtractCommandTests {
     #expect(result.status == 0)
     #expect(
       result.out.contains(
-        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact]\n"
+        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <seconds>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>]\n"
       ))
   }
 }

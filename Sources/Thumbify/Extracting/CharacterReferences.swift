@@ -65,6 +65,10 @@ enum CharacterReferences {
       output.append(UInt8(ascii: "&"))
       return next
     }
+    if end < input.count, input[end] == UInt8(ascii: ";"), let common = common(input, next..<end) {
+      output.append(contentsOf: common)
+      return end + 1
+    }
     if end < input.count, input[end] == UInt8(ascii: ";"),
       let value = named[String(decoding: UnsafeBufferPointer(rebasing: input[next...end]), as: UTF8.self)]
     {
@@ -89,6 +93,39 @@ enum CharacterReferences {
     }
     output.append(UInt8(ascii: "&"))
     return next
+  }
+
+  /// The few names most pages use, matched without hashing a string.
+  @inline(__always)
+  private static func common(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [UInt8]? {
+    switch range.count {
+    case 2:
+      let pair = (input[range.lowerBound], input[range.lowerBound + 1])
+      if pair == (UInt8(ascii: "l"), UInt8(ascii: "t")) { return [UInt8(ascii: "<")] }
+      if pair == (UInt8(ascii: "g"), UInt8(ascii: "t")) { return [UInt8(ascii: ">")] }
+    case 3:
+      if input[range.lowerBound] == UInt8(ascii: "a"), input[range.lowerBound + 1] == UInt8(ascii: "m"),
+        input[range.lowerBound + 2] == UInt8(ascii: "p")
+      {
+        return [UInt8(ascii: "&")]
+      }
+    case 4:
+      let word = UnsafeRawPointer(input.baseAddress! + range.lowerBound).loadUnaligned(as: UInt32.self)
+      if word == quot { return [UInt8(ascii: "\"")] }
+      if word == apos { return [UInt8(ascii: "'")] }
+      if word == nbsp { return [0xC2, 0xA0] }
+    default:
+      break
+    }
+    return nil
+  }
+
+  private static let quot = littleEndianWord("quot")
+  private static let apos = littleEndianWord("apos")
+  private static let nbsp = littleEndianWord("nbsp")
+
+  private static func littleEndianWord(_ text: StaticString) -> UInt32 {
+    UnsafeRawPointer(text.utf8Start).loadUnaligned(as: UInt32.self)
   }
 
   /// Decodes `&#…` / `&#x…` at `start` (the `&`).

@@ -13,19 +13,30 @@ enum DocumentDecoder {
 
   /// A page as UTF-8 and how it was decoded.
   struct Decoded {
-    /// The page's text as UTF-8 bytes (invalid UTF-8 is left for string creation to replace).
-    var utf8: [UInt8]
+    /// The converted text as UTF-8 bytes, or `nil` when the input bytes are already UTF-8 and
+    /// are used as they are (invalid UTF-8 is left for string creation to replace).
+    var converted: [UInt8]?
+    /// How many leading bytes of the input to skip (a UTF-8 byte order mark) when `converted` is `nil`.
+    var skip = 0
     var encoding: TextEncoding
     var source: Source
+
+    /// Calls `body` with the UTF-8 text, given the input the decoding was made from.
+    func withUTF8<Result>(
+      input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+      if let converted { return converted.withUnsafeBufferPointer(body) }
+      return body(UnsafeBufferPointer(rebasing: input[skip...]))
+    }
   }
 
   /// Decodes `bytes` given the HTTP `Content-Type` header value, if any.
   static func decode(_ bytes: UnsafeBufferPointer<UInt8>, contentType: String?) -> Decoded {
     if let (encoding, length) = byteOrderMark(bytes) {
       let body = UnsafeBufferPointer(rebasing: bytes[length...])
-      if encoding == .utf8 { return Decoded(utf8: Array(body), encoding: .utf8, source: .byteOrderMark) }
+      if encoding == .utf8 { return Decoded(skip: length, encoding: .utf8, source: .byteOrderMark) }
       let converted = encoding.iconvName.flatMap { IconvConverter.convert(body, from: $0) }
-      return Decoded(utf8: converted?.bytes ?? Array(body), encoding: encoding, source: .byteOrderMark)
+      return Decoded(converted: converted?.bytes ?? Array(body), encoding: encoding, source: .byteOrderMark)
     }
     if let contentType, let label = CharsetPrescan.charset(inContent: Array(contentType.utf8)),
       let encoding = TextEncoding(label: String(decoding: label, as: UTF8.self))
@@ -36,8 +47,8 @@ enum DocumentDecoder {
       return decode(bytes, declared: encoding, source: .metaPrescan)
     }
     let validity = UTF8Validator.validate(bytes)
-    if validity.isValid { return Decoded(utf8: Array(bytes), encoding: .utf8, source: .utf8Validity) }
-    return Decoded(utf8: Windows1252.decode(bytes), encoding: .windows1252, source: .fallback)
+    if validity.isValid { return Decoded(encoding: .utf8, source: .utf8Validity) }
+    return Decoded(converted: Windows1252.decode(bytes), encoding: .windows1252, source: .fallback)
   }
 
   /// Decodes in a declared encoding, falling back to UTF-8 when the declaration is plainly wrong.
@@ -46,21 +57,21 @@ enum DocumentDecoder {
   ) -> Decoded {
     if encoding == .utf8 || encoding == .utf16LE || encoding == .utf16BE {
       // A document cannot declare UTF-16 in itself; a header naming UTF-16 without a BOM is read as UTF-8.
-      return Decoded(utf8: Array(bytes), encoding: .utf8, source: source)
+      return Decoded(encoding: .utf8, source: source)
     }
     let validity = UTF8Validator.validate(bytes)
-    let mislabelled = Decoded(utf8: Array(bytes), encoding: .utf8, source: .mislabelled)
+    let mislabelled = Decoded(encoding: .utf8, source: .mislabelled)
     if encoding.isSingleByte, validity.isValid, validity.hasNonASCII { return mislabelled }
     if encoding == .windows1252 {
-      return Decoded(utf8: Windows1252.decode(bytes), encoding: encoding, source: source)
+      return Decoded(converted: Windows1252.decode(bytes), encoding: encoding, source: source)
     }
     guard let iconvName = encoding.iconvName, let converted = IconvConverter.convert(bytes, from: iconvName)
     else {
       if validity.isValid { return mislabelled }
-      return Decoded(utf8: Windows1252.decode(bytes), encoding: .windows1252, source: .fallback)
+      return Decoded(converted: Windows1252.decode(bytes), encoding: .windows1252, source: .fallback)
     }
     if converted.hadInvalidBytes, validity.isValid { return mislabelled }
-    return Decoded(utf8: converted.bytes, encoding: encoding, source: source)
+    return Decoded(converted: converted.bytes, encoding: encoding, source: source)
   }
 
   /// The encoding a byte order mark names and the mark's length.

@@ -7,11 +7,8 @@ extension HTMLTokenizer {
   /// ends inside it (browsers drop such a tag). Returns the tag's name.
   mutating func tag<Sink: HTMLTokenSink>(isEnd: Bool, sink: inout Sink) -> HTMLTagName {
     let nameStart = position
-    while position < end {
-      let byte = base[position]
-      if ASCII.isWhitespace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
-      position += 1
-    }
+    let classes = ByteClass.table
+    while position < end, classes[Int(base[position])] & ByteClass.endsTagName == 0 { position += 1 }
     let nameLength = position - nameStart
     var name = HTMLTagName.other
     if nameLength <= nameBuffer.count {
@@ -21,7 +18,7 @@ extension HTMLTokenizer {
       }
     }
     let collects = !isEnd && name.hasUsefulAttributes
-    attributes.removeAll(keepingCapacity: true)
+    if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
     guard let isSelfClosing = readAttributes(collecting: collects) else {
       position = end
       return name
@@ -40,9 +37,10 @@ extension HTMLTokenizer {
   /// self-closing, or `nil` when the input ended first.
   private mutating func readAttributes(collecting: Bool) -> Bool? {
     var isSelfClosing = false
+    let classes = ByteClass.table
     while position < end {
       let byte = base[position]
-      if ASCII.isWhitespace(byte) {
+      if classes[Int(byte)] & ByteClass.whitespace != 0 {
         position += 1
         continue
       }
@@ -67,24 +65,17 @@ extension HTMLTokenizer {
   /// Reads one attribute starting at its name's first byte; returns `false` at the end of input.
   private mutating func readAttribute(collecting: Bool) -> Bool {
     let nameStart = position
+    let classes = ByteClass.table
     position += 1  // The first byte is part of the name even when it is '='.
-    while position < end {
-      let byte = base[position]
-      if ASCII.isWhitespace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
-        || byte == UInt8(ascii: "=")
-      {
-        break
-      }
-      position += 1
-    }
+    while position < end, classes[Int(base[position])] & ByteClass.endsAttributeName == 0 { position += 1 }
     let nameEnd = position
-    while position < end, ASCII.isWhitespace(base[position]) { position += 1 }
+    while position < end, classes[Int(base[position])] & ByteClass.whitespace != 0 { position += 1 }
     guard position < end else { return false }
     var valueRange = position..<position
     var hasValue = false
     if base[position] == UInt8(ascii: "=") {
       position += 1
-      while position < end, ASCII.isWhitespace(base[position]) { position += 1 }
+      while position < end, classes[Int(base[position])] & ByteClass.whitespace != 0 { position += 1 }
       guard position < end else { return false }
       let quote = base[position]
       if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
@@ -93,7 +84,7 @@ extension HTMLTokenizer {
         position = close + 1
       } else if quote != UInt8(ascii: ">") {
         let valueStart = position
-        while position < end, !ASCII.isWhitespace(base[position]), base[position] != UInt8(ascii: ">") {
+        while position < end, classes[Int(base[position])] & ByteClass.endsUnquotedValue == 0 {
           position += 1
         }
         valueRange = valueStart..<position

@@ -8,6 +8,8 @@
 struct JSONLDGraph {
   private(set) var nodes: [[String: JSONValue]] = []
   private var byID: [String: [String: JSONValue]] = [:]
+  /// The node the page is about, if any (see the type's discussion).
+  private(set) var primary: [String: JSONValue]?
 
   /// Types that describe the site or navigation, never the page's own content.
   private static let ancillaryTypes: Set<String> = [
@@ -26,6 +28,7 @@ struct JSONLDGraph {
       let values = block.withUnsafeBufferPointer { LenientJSONParser.parseAll($0) }
       for value in values { add(value, depth: 0) }
     }
+    primary = Self.findPrimary(in: nodes)
   }
 
   private mutating func add(_ value: JSONValue, depth: Int) {
@@ -48,8 +51,7 @@ struct JSONLDGraph {
     (node["@type"]?.elements ?? []).compactMap { $0.stringValue.map(ASCII.lowercased) }
   }
 
-  /// The node the page is about, if any.
-  var primary: [String: JSONValue]? {
+  private static func findPrimary(in nodes: [[String: JSONValue]]) -> [String: JSONValue]? {
     if let content = nodes.first(where: { node in
       let types = Self.types(of: node)
       return !types.isEmpty

@@ -91,28 +91,40 @@ struct MetadataCollector: HTMLTokenSink {
   private mutating func meta(_ attributes: [HTMLAttribute]) {
     guard metas.count < Self.maximumMetas else { return }
     var content: String?
+    var value: String?
     var media: String?
-    var keys: [String] = []
+    // At most one key per naming attribute: property, name, itemprop, http-equiv.
+    var property: String?
+    var name: String?
+    var itemprop: String?
+    var httpEquiv: String?
     for attribute in attributes {
       switch attribute.name {
       case "content": content = attribute.value
+      case "value": value = attribute.value
       case "media": media = attribute.value
-      case "property", "name":
-        let key = ASCII.lowercased(ASCII.trimmed(attribute.value))
-        if !key.isEmpty && !keys.contains(key) { keys.append(key) }
-      case "itemprop":
-        keys.append("itemprop:" + ASCII.lowercased(ASCII.trimmed(attribute.value)))
-      case "http-equiv":
-        let key = ASCII.lowercased(ASCII.trimmed(attribute.value))
-        keys.append("http-equiv:" + key)
-      default:
-        break
+      case "property": property = Self.key(attribute.value)
+      case "name": name = Self.key(attribute.value)
+      case "itemprop": itemprop = "itemprop:" + Self.key(attribute.value)
+      case "http-equiv": httpEquiv = "http-equiv:" + Self.key(attribute.value)
+      default: break
       }
     }
-    guard let content else { return }
-    for key in keys { metas.append(Meta(key: key, content: content, media: media)) }
-    if httpEquivLanguage == nil, keys.contains("http-equiv:content-language") { httpEquivLanguage = content }
+    // A few sites write `value=` where `content=` belongs; `content` wins when both are there.
+    guard let content = content ?? value else { return }
+    if let property, !property.isEmpty { metas.append(Meta(key: property, content: content, media: media)) }
+    if let name, !name.isEmpty, name != property {
+      metas.append(Meta(key: name, content: content, media: media))
+    }
+    if let itemprop { metas.append(Meta(key: itemprop, content: content, media: media)) }
+    if let httpEquiv {
+      metas.append(Meta(key: httpEquiv, content: content, media: media))
+      if httpEquivLanguage == nil, httpEquiv == "http-equiv:content-language" { httpEquivLanguage = content }
+    }
   }
+
+  /// A meta key as the rules look it up: trimmed and ASCII lower-cased.
+  private static func key(_ text: String) -> String { ASCII.lowercased(ASCII.trimmed(text)) }
 
   private mutating func link(_ attributes: [HTMLAttribute]) {
     guard links.count < Self.maximumLinks,

@@ -28,7 +28,7 @@ public struct MetadataExtractor: MetadataExtracting {
   {
     let decoded = DocumentDecoder.decode(bytes, contentType: contentType)
     var collector = MetadataCollector()
-    decoded.utf8.withUnsafeBufferPointer { buffer in
+    decoded.withUTF8(input: bytes) { buffer in
       var tokenizer = HTMLTokenizer(buffer)
       tokenizer.run(&collector)
     }

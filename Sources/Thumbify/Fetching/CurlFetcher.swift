@@ -15,6 +15,7 @@ public final class CurlFetcher: Fetching {
   public let robots: RobotsCache
   private let loop: CurlMultiLoop
   private let health: HostHealth
+  private let exemptAddresses: Set<IPAddress>
   private let nextID = Atomic<UInt64>(1)
 
   /// Starts the multi loop thread.
@@ -26,43 +27,98 @@ public final class CurlFetcher: Fetching {
     self.robots = robots ?? RobotsCache()
     loop = try CurlMultiLoop(configuration: configuration)
     health = HostHealth(limit: configuration.retry.hostFailureLimit)
+    exemptAddresses = Set(configuration.exemptAddresses.compactMap { IPAddress($0) })
   }
 
   deinit {
     loop.shutdown()
   }
 
+  /// The multi loop thread's kernel thread ID, for leak checks in tests.
+  var loopThreadID: Int32 { loop.threadID.load(ordering: .relaxed) }
+
   /// Cancels every transfer and stops the loop thread; later fetches throw `.cancelled`.
   public func shutdown() {
     loop.shutdown()
   }
 
-  /// Fetches `request` politely and safely, retrying transient failures.
+  /// Fetches `request` politely and safely, following redirects and retrying transient failures.
   ///
   /// - Returns: the 2xx response, or a 304 with `isNotModified` when validators were sent.
   /// - Throws: `FetchError`; non-2xx statuses are `.httpStatus`.
   public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
-    let target = try FetchTarget(request.url)
-    guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
-    if request.kind == .page && !configuration.ignoresRobots {
-      let rules = await robots.rules(for: target.origin) { [self] robotsRequest in
-        await self.attempt(robotsRequest).mapError(\.error)
+    try await follow(
+      request, honoursRobots: request.kind == .page && !configuration.ignoresRobots, retries: true)
+  }
+
+  /// Fetches `request` and every redirect hop, each as its own queued transfer checked against
+  /// its host's health and (for pages) robots.txt; the hops share one total timeout.
+  private func follow(_ request: FetchRequest, honoursRobots: Bool, retries: Bool) async throws(FetchError)
+    -> FetchResponse
+  {
+    var current = request
+    var chain: [String] = []
+    var spent: Duration = .zero
+    while true {
+      let target = try FetchTarget(current.url)
+      guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
+      if honoursRobots { try await checkRobots(current.url, target: target) }
+      let budget = configuration.timeout - spent
+      guard budget > .zero else {
+        throw .timedOut("The redirect chain used up the \(configuration.timeout) timeout.")
       }
-      if let delay = rules.crawlDelay, delay > 0 {
-        let capped = min(Duration.milliseconds(Int(delay * 1000)), configuration.maxCrawlDelay)
-        loop.setDelay(max(capped, configuration.perHostDelay), host: target.hostKey)
+      let hop = try await attemptWithRetries(current, target: target, budget: budget, retries: retries)
+      spent += .milliseconds(Int(hop.response.duration * 1000))
+      guard let next = hop.redirectURL else {
+        var response = hop.response
+        response.requestedURL = request.url
+        response.redirects = chain
+        return response
       }
-      guard rules.allows(target.pathAndQuery) else { throw .blockedByRobots(request.url) }
+      chain.append(current.url)
+      guard chain.count <= configuration.maxRedirects else {
+        throw .tooManyRedirects(configuration.maxRedirects)
+      }
+      current = FetchRequest(
+        url: next, kind: request.kind, etag: request.etag, lastModified: request.lastModified)
     }
+  }
+
+  /// Throws unless robots.txt of `target`'s origin allows `url`; applies its `Crawl-delay`.
+  private func checkRobots(_ url: String, target: FetchTarget) async throws(FetchError) {
+    let verdict = await robots.verdict(for: target.origin) { [self] robotsRequest in
+      do throws(FetchError) {
+        return .success(try await self.follow(robotsRequest, honoursRobots: false, retries: false))
+      } catch {
+        return .failure(error)
+      }
+    }
+    let rules = verdict.rules
+    if let delay = rules.crawlDelay, delay > 0 {
+      let capped = min(Duration.milliseconds(Int(delay * 1000)), configuration.maxCrawlDelay)
+      loop.setDelay(max(capped, configuration.perHostDelay), host: target.hostKey)
+    }
+    guard rules.allows(target.pathAndQuery) else {
+      // Unreachable robots.txt disallows the origin; the network error says more than "robots".
+      throw verdict.unreachable ?? .blockedByRobots(url)
+    }
+  }
+
+  /// One hop, retried per `RetryPolicy` when `retries` is true.
+  private func attemptWithRetries(
+    _ request: FetchRequest, target: FetchTarget, budget: Duration, retries: Bool
+  )
+    async throws(FetchError) -> Hop
+  {
     var attemptNumber = 1
     while true {
       if Task.isCancelled { throw .cancelled }
-      switch await attempt(request) {
-      case .success(let response):
+      switch await attempt(request, target: target, timeout: budget) {
+      case .success(let hop):
         health.recordSuccess(target.hostKey)
-        return response
+        return hop
       case .failure(let failure):
-        guard RetryPolicy.isRetryable(failure.error) else { throw failure.error }
+        guard retries, RetryPolicy.isRetryable(failure.error) else { throw failure.error }
         health.recordFailure(target.hostKey)
         guard attemptNumber < configuration.retry.maxAttempts else { throw failure.error }
         guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
@@ -74,21 +130,28 @@ public final class CurlFetcher: Fetching {
     }
   }
 
+  /// One transfer's outcome: a response, and where it redirects to for a 3xx.
+  struct Hop {
+    var response: FetchResponse
+    var redirectURL: String?
+  }
+
   /// A failed attempt and the server's `Retry-After`, if it sent one.
   struct AttemptFailure: Error {
     var error: FetchError
     var retryAfter: Duration?
   }
 
-  /// One transfer, no robots and no retries; non-2xx statuses (except 304 to a conditional
-  /// request) become `.httpStatus`.
-  func attempt(_ request: FetchRequest) async -> Result<FetchResponse, AttemptFailure> {
-    let target: FetchTarget
-    do { target = try FetchTarget(request.url) } catch { return .failure(AttemptFailure(error: error)) }
+  /// One transfer, no robots, redirects or retries; non-2xx statuses (except a 3xx with a
+  /// `Location` and a 304 to a conditional request) become `.httpStatus`.
+  func attempt(_ request: FetchRequest, target: FetchTarget, timeout: Duration) async -> Result<
+    Hop, AttemptFailure
+  > {
     let transfer = CurlTransfer(
       id: nextID.add(1, ordering: .relaxed).oldValue, request: request, host: target.hostKey,
       bodyLimit: configuration.bodyLimit(for: request.kind),
-      allowsPrivateNetwork: configuration.allowsPrivateNetwork, redirectLimit: configuration.maxRedirects)
+      allowsPrivateNetwork: configuration.allowsPrivateNetwork, exemptAddresses: exemptAddresses,
+      redirectLimit: configuration.maxRedirects, timeout: timeout)
     let completion: CurlCompletion
     switch await loop.perform(transfer) {
     case .success(let value): completion = value
@@ -96,17 +159,17 @@ public final class CurlFetcher: Fetching {
     }
     let isConditional = request.etag != nil || request.lastModified != nil
     let isNotModified = completion.status == 304 && isConditional
-    guard (200..<300).contains(completion.status) || isNotModified else {
+    let redirectURL = (300..<400).contains(completion.status) && !isNotModified ? completion.redirectURL : nil
+    guard (200..<300).contains(completion.status) || isNotModified || redirectURL != nil else {
       let retryAfter = completion.headers["retry-after"].flatMap { RetryPolicy.parseRetryAfter($0) }
       return .failure(AttemptFailure(error: .httpStatus(completion.status), retryAfter: retryAfter))
     }
-    return .success(
-      FetchResponse(
-        requestedURL: request.url, finalURL: completion.urls.last ?? request.url,
-        redirects: Array(completion.urls.dropLast()), status: completion.status, isNotModified: isNotModified,
-        contentType: completion.headers["content-type"], etag: completion.headers["etag"],
-        lastModified: completion.headers["last-modified"], body: isNotModified ? [] : completion.body,
-        duration: completion.duration, httpVersion: completion.httpVersion,
-        isTruncated: completion.isTruncated))
+    let response = FetchResponse(
+      requestedURL: request.url, finalURL: completion.urls.last ?? request.url, status: completion.status,
+      isNotModified: isNotModified, contentType: completion.headers["content-type"],
+      etag: completion.headers["etag"], lastModified: completion.headers["last-modified"],
+      body: isNotModified || redirectURL != nil ? [] : completion.body, duration: completion.duration,
+      httpVersion: completion.httpVersion, isTruncated: completion.isTruncated)
+    return .success(Hop(response: response, redirectURL: redirectURL))
   }
 }

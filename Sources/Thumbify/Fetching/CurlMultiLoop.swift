@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,6 +27,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     var isClosed = false
   }
 
+  /// The loop thread's name, as shown in `/proc/self/task/*/comm`.
+  static let threadName = "thumbify-curl"
+
   let configuration: FetcherConfiguration
   private let multi: UnsafeMutableRawPointer
   private let share: UnsafeMutableRawPointer
@@ -33,6 +37,8 @@ final class CurlMultiLoop: @unchecked Sendable {
   private var queue: HostQueue<CurlTransfer>
   private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
   private let thread = Mutex<pthread_t?>(nil)
+  /// The loop thread's kernel thread ID (its `/proc/self/task` entry), 0 until it runs.
+  let threadID = Atomic<Int32>(0)
 
   /// Creates the multi handle and starts its thread.
   init(configuration: FetcherConfiguration) throws(FetchError) {
@@ -48,6 +54,9 @@ final class CurlMultiLoop: @unchecked Sendable {
       globalLimit: configuration.maxConcurrentTransfers, perHostLimit: configuration.maxTransfersPerHost,
       defaultDelay: configuration.perHostDelay)
     _ = thumbify_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+    // Idle connections kept for reuse; curl's default shrinks with the number of running
+    // transfers, which would close every kept-alive connection between bursts.
+    _ = thumbify_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(64, configuration.maxConcurrentTransfers))
     _ = thumbify_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_DNS.rawValue))
     _ = thumbify_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
     var handle = pthread_t()
@@ -57,6 +66,9 @@ final class CurlMultiLoop: @unchecked Sendable {
       { context in
         guard let context else { return nil }
         let loop = Unmanaged<CurlMultiLoop>.fromOpaque(context).takeRetainedValue()
+        Thread.current.name = CurlMultiLoop.threadName
+        let task = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        loop.threadID.store(Int32(task.split(separator: "/").last ?? "") ?? 0, ordering: .relaxed)
         loop.run()
         return nil
       }, context)
@@ -102,12 +114,13 @@ final class CurlMultiLoop: @unchecked Sendable {
 
   @discardableResult
   private func post(_ command: Command) -> Bool {
-    let posted = inbox.withLock { inbox -> Bool in
-      guard !inbox.isClosed else { return false }
+    // Only the first command of a batch wakes the loop: it drains the whole inbox at once.
+    let (posted, wakes) = inbox.withLock { inbox -> (Bool, Bool) in
+      guard !inbox.isClosed else { return (false, false) }
       inbox.commands.append(command)
-      return true
+      return (true, inbox.commands.count == 1)
     }
-    if posted { curl_multi_wakeup(multi) }
+    if wakes { curl_multi_wakeup(multi) }
     return posted
   }
 
@@ -116,6 +129,7 @@ final class CurlMultiLoop: @unchecked Sendable {
   private func run() {
     var running: Int32 = 0
     var remaining: Int32 = 0
+    var nextSweep = ContinuousClock.now + .seconds(10)
     while true {
       let (commands, isClosed) = inbox.withLock { inbox in
         defer { inbox.commands = [] }
@@ -134,7 +148,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         complete(easy: easy, code: message.pointee.data.result)
         finished = true
       }
-      let wait = queue.timeUntilNextStart(now: .now)
+      let now = ContinuousClock.now
+      if now >= nextSweep {
+        queue.sweep(now: now)
+        nextSweep = now + .seconds(10)
+      }
+      let wait = queue.timeUntilNextStart(now: now)
       if finished && wait == .zero { continue }
       let milliseconds = wait.map { Int32(min(1000, max(0, $0.milliseconds))) } ?? 1000
       curl_multi_poll(multi, nil, 0, milliseconds, nil)

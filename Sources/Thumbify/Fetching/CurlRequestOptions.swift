@@ -20,16 +20,20 @@ enum CurlRequestOptions {
     easy.set(CURLOPT_URL, request.url)
     easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
     easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-    easy.set(CURLOPT_FOLLOWLOCATION, 1)
-    easy.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+    // CurlFetcher follows redirects itself, one queued transfer per hop, so every hop gets the
+    // per-host queue and robots.txt of its own host; curl only reports CURLINFO_REDIRECT_URL.
+    easy.set(CURLOPT_FOLLOWLOCATION, 0)
     easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding this libcurl build decodes
     easy.set(CURLOPT_USERAGENT, configuration.userAgent)
-    easy.set(CURLOPT_TIMEOUT_MS, configuration.timeout.milliseconds)
-    easy.set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.milliseconds)
+    easy.set(CURLOPT_TIMEOUT_MS, max(1, transfer.timeout.milliseconds))
+    easy.set(
+      CURLOPT_CONNECTTIMEOUT_MS, max(1, min(configuration.connectTimeout, transfer.timeout).milliseconds))
     easy.set(CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit)
     easy.set(CURLOPT_LOW_SPEED_TIME, max(1, configuration.lowSpeedTime.milliseconds / 1000))
     easy.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-    easy.set(CURLOPT_PIPEWAIT, 1)
+    if request.url.prefix(6).lowercased() == "https:" {
+      easy.set(CURLOPT_PIPEWAIT, 1)  // wait for ALPN to learn whether HTTP/2 can multiplex
+    }
     easy.set(CURLOPT_NOSIGNAL, 1)
     easy.set(CURLOPT_PROXY, "")  // no proxy from the environment: the SSRF guard checks the real peer
     easy.set(CURLOPT_DNS_CACHE_TIMEOUT, 300)

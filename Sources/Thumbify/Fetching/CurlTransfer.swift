@@ -19,6 +19,8 @@ struct CurlCompletion: Sendable {
   var httpVersion: String?
   /// Seconds curl spent on the transfer (`CURLINFO_TOTAL_TIME`).
   var duration: Double
+  /// Where a 3xx answer points, made absolute by curl (`CURLINFO_REDIRECT_URL`).
+  var redirectURL: String?
 }
 
 /// One request's state while the multi loop runs it; the C callbacks reach it through an
@@ -27,6 +29,8 @@ struct CurlCompletion: Sendable {
 /// Created on the caller's thread, then confined to the multi loop's thread: after
 /// `CurlMultiLoop.submit` only the loop and curl's callbacks (on the loop) touch its vars.
 final class CurlTransfer: @unchecked Sendable {
+  // Confined to the multi loop's thread once submitted (its vars and callbacks); `ticket` is
+  // Sendable and the `let`s are immutable.
   let id: UInt64
   let request: FetchRequest
   let host: String
@@ -35,7 +39,11 @@ final class CurlTransfer: @unchecked Sendable {
   /// True when a body over the cap is cut and kept (robots) instead of failing the transfer.
   let keepsTruncatedBody: Bool
   let allowsPrivateNetwork: Bool
+  /// Addresses the guard lets through anyway.
+  let exemptAddresses: Set<IPAddress>
   let redirectLimit: Int
+  /// This transfer's share of the request's total timeout (redirect hops share it).
+  let timeout: Duration
 
   var easy: CurlEasyHandle?
   private(set) var body: [UInt8] = []
@@ -46,14 +54,19 @@ final class CurlTransfer: @unchecked Sendable {
   private var headerBytes = 0
   /// The address the SSRF guard refused, reported instead of curl's connect error.
   private(set) var blockedAddress: String?
+  /// True when the guard let a socket through since the last response began: a failed
+  /// connect is then curl's to report (happy eyeballs may refuse one family and try another).
+  private var openedAllowedSocket = false
   /// The scheme of the last `Location` header, to name an unsupported redirect target.
   private(set) var lastLocation: String?
   let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
   init(
     id: UInt64, request: FetchRequest, host: String, bodyLimit: Int, allowsPrivateNetwork: Bool,
-    redirectLimit: Int
+    exemptAddresses: Set<IPAddress> = [], redirectLimit: Int, timeout: Duration
   ) {
+    self.timeout = timeout
+    self.exemptAddresses = exemptAddresses
     self.redirectLimit = redirectLimit
     self.id = id
     self.request = request
@@ -90,22 +103,36 @@ final class CurlTransfer: @unchecked Sendable {
     return count
   }
 
-  /// The header callback's body: one header line of the current response.
+  /// The response headers thumbify uses; others are skipped without making strings.
+  static let keptHeaders: Set<String> = ["content-type", "etag", "last-modified", "location", "retry-after"]
+
+  /// The header callback's body: one header line of the current response, parsed as bytes.
   func receiveHeader(_ data: UnsafeMutablePointer<CChar>, count: Int) -> Int {
-    let line = data.withMemoryRebound(to: UInt8.self, capacity: count) {
-      String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-    }
-    if line.hasPrefix("HTTP/") {
+    let line = UnsafeRawBufferPointer(start: data, count: count)
+    if count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50
+      && line[4] == 0x2F
+    {
+      // "HTTP/": a new response (a redirect hop or an interim one) starts.
       headers = [:]
       headerBytes = 0
+      openedAllowedSocket = false
       body.removeAll(keepingCapacity: true)
       if let url = easy?.info(string: CURLINFO_EFFECTIVE_URL), urls.last != url { urls.append(url) }
       return count
     }
     headerBytes += count
-    guard headerBytes <= 256 << 10, let colon = line.firstIndex(of: ":") else { return count }
-    let name = line[..<colon].lowercased()
-    let value = line[line.index(after: colon)...].trimmingCharacters(in: [" ", "\t", "\r", "\n"])
+    guard headerBytes <= 256 << 10, let colon = line.firstIndex(of: UInt8(ascii: ":")),
+      colon <= 32
+    else { return count }
+    let name = String(
+      decoding: line[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    guard Self.keptHeaders.contains(name) else { return count }
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+    var start = colon + 1
+    var end = count
+    while start < end && isSpace(line[start]) { start += 1 }
+    while end > start && isSpace(line[end - 1]) { end -= 1 }
+    let value = String(decoding: line[start..<end], as: UTF8.self)
     headers[name] = value
     if name == "location" { lastLocation = value }
     return count
@@ -119,11 +146,12 @@ final class CurlTransfer: @unchecked Sendable {
         blockedAddress = "of family \(address.pointee.family)"
         return CURL_SOCKET_BAD
       }
-      if let range = SpecialAddressRanges.reservedRange(containing: ip) {
+      if !exemptAddresses.contains(ip), let range = SpecialAddressRanges.reservedRange(containing: ip) {
         blockedAddress = "\(ip) in \(range)"
         return CURL_SOCKET_BAD
       }
     }
+    openedAllowedSocket = true
     let descriptor = socket(
       address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue),
       address.pointee.protocol)
@@ -147,13 +175,14 @@ final class CurlTransfer: @unchecked Sendable {
       CurlCompletion(
         status: easy.info(long: CURLINFO_RESPONSE_CODE) ?? 0, urls: urls.isEmpty ? [request.url] : urls,
         headers: headers, body: body, isTruncated: isTruncated, httpVersion: version,
-        duration: easy.info(double: CURLINFO_TOTAL_TIME) ?? 0))
+        duration: easy.info(double: CURLINFO_TOTAL_TIME) ?? 0,
+        redirectURL: easy.info(string: CURLINFO_REDIRECT_URL)))
   }
 
   /// Maps a failed transfer's `CURLcode` onto `FetchError`, with curl's own message.
   func error(for code: CURLcode) -> FetchError {
     if exceededLimit { return .tooLarge(limit: bodyLimit) }
-    if let blockedAddress { return .blockedPrivateAddress(blockedAddress) }
+    if let blockedAddress, !openedAllowedSocket { return .blockedPrivateAddress(blockedAddress) }
     let summary = String(cString: curl_easy_strerror(code))
     let detail = errorDetail
     let message = detail.isEmpty || detail == summary ? summary : "\(summary) (\(detail))"

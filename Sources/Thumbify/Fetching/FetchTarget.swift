@@ -20,6 +20,9 @@ struct FetchTarget: Sendable, Hashable {
   /// Parses `url`; only absolute http and https URLs with a host are accepted.
   /// - Throws: `FetchError.invalidURL` or `FetchError.unsupportedScheme`.
   init(_ url: String) throws(FetchError) {
+    if let scheme = Self.scheme(of: url), scheme != "http" && scheme != "https" {
+      throw .unsupportedScheme(scheme)
+    }
     guard let handle = curl_url() else { throw .other("curl_url failed: out of memory.") }
     defer { curl_url_cleanup(handle) }
     let flags = UInt32(CURLU_NON_SUPPORT_SCHEME)
@@ -42,5 +45,15 @@ struct FetchTarget: Sendable, Hashable {
     self.port = port
     let path = part(CURLUPART_PATH) ?? "/"
     pathAndQuery = part(CURLUPART_QUERY).map { "\(path)?\($0)" } ?? path
+  }
+
+  /// The RFC 3986 scheme before the first `:`, lowercased, when `url` starts with one.
+  static func scheme(of url: String) -> String? {
+    guard let colon = url.firstIndex(of: ":") else { return nil }
+    let scheme = url[..<colon]
+    guard let first = scheme.first, first.isASCII, first.isLetter,
+      scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+    else { return nil }
+    return scheme.lowercased()
   }
 }

@@ -31,6 +31,9 @@ public struct FetcherConfiguration: Sendable {
   public var caFile: String?
   /// Lifts the SSRF guard: connections to private, loopback and reserved addresses are allowed.
   public var allowsPrivateNetwork = false
+  /// Addresses exempt from the SSRF guard while it is on, in `inet_pton` form (for example one
+  /// trusted internal host, or a loopback test server whose redirects must still be checked).
+  public var exemptAddresses: Set<String> = []
   /// Skips robots.txt entirely (`--ignore-robots`).
   public var ignoresRobots = false
   /// The largest `Crawl-delay` honoured; larger values are clamped to it.

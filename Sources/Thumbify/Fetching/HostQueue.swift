@@ -36,22 +36,30 @@ struct HostQueue<Item> {
 
   /// Queues `item` behind `host`'s other waiting items.
   mutating func enqueue(_ item: Item, host: String) {
-    var entry = hosts[host] ?? Host(delay: defaultDelay)
-    if entry.pendingCount == 0 { waiting.append(host) }
-    entry.pending.append(item)
-    hosts[host] = entry
+    let wasIdle = withHost(host) { entry in
+      entry.pending.append(item)
+      return entry.pendingCount == 1
+    }
+    if wasIdle { waiting.append(host) }
+  }
+
+  /// Mutates `host`'s entry in place (a copy would copy its whole pending array).
+  private mutating func withHost<Result>(_ host: String, _ body: (inout Host) -> Result) -> Result {
+    body(&hosts[host, default: Host(delay: defaultDelay)])
   }
 
   /// Removes the first waiting item of `host` matching `predicate`; true when one was removed.
   mutating func removePending(host: String, where predicate: (Item) -> Bool) -> Bool {
-    guard var entry = hosts[host] else { return false }
-    guard let index = entry.pending[entry.head...].firstIndex(where: { $0.map(predicate) ?? false })
-    else { return false }
-    entry.pending[index] = nil
-    compact(&entry)
-    hosts[host] = entry
-    if entry.pendingCount == 0 { waiting.removeAll { $0 == host } }
-    return true
+    guard hosts[host] != nil else { return false }
+    let (removed, isEmpty) = withHost(host) { entry -> (Bool, Bool) in
+      guard let index = entry.pending[entry.head...].firstIndex(where: { $0.map(predicate) ?? false })
+      else { return (false, false) }
+      entry.pending[index] = nil
+      Self.compact(&entry)
+      return (true, entry.pendingCount == 0)
+    }
+    if isEmpty { waiting.removeAll { $0 == host } }
+    return removed
   }
 
   /// Takes every item that may start at `now`, marking each as active.
@@ -60,24 +68,30 @@ struct HostQueue<Item> {
     var index = 0
     while index < waiting.count && activeCount < globalLimit {
       let host = waiting[index]
-      guard var entry = hosts[host] else {
+      guard hosts[host] != nil else {
         waiting.remove(at: index)
         continue
       }
-      while entry.active < perHostLimit && activeCount < globalLimit && entry.pendingCount > 0 {
-        if let nextStart = entry.nextStart, nextStart > now { break }
-        let item = entry.pending[entry.head]
-        entry.pending[entry.head] = nil
-        entry.head += 1
-        compact(&entry)
-        guard let item else { continue }
-        entry.active += 1
-        activeCount += 1
-        if entry.delay > .zero { entry.nextStart = now + entry.delay }
-        started.append((item, host))
+      let globalLimit = globalLimit
+      let perHostLimit = perHostLimit
+      var active = activeCount
+      let pendingLeft = withHost(host) { entry -> Int in
+        while entry.active < perHostLimit && active < globalLimit && entry.pendingCount > 0 {
+          if let nextStart = entry.nextStart, nextStart > now { break }
+          let item = entry.pending[entry.head]
+          entry.pending[entry.head] = nil
+          entry.head += 1
+          Self.compact(&entry)
+          guard let item else { continue }
+          entry.active += 1
+          active += 1
+          if entry.delay > .zero { entry.nextStart = now + entry.delay }
+          started.append((item, host))
+        }
+        return entry.pendingCount
       }
-      hosts[host] = entry
-      if entry.pendingCount == 0 {
+      activeCount = active
+      if pendingLeft == 0 {
         waiting.remove(at: index)
       } else {
         index += 1
@@ -91,30 +105,26 @@ struct HostQueue<Item> {
 
   /// Frees the slot of a transfer of `host` that finished or was cancelled.
   mutating func finish(host: String) {
-    guard var entry = hosts[host] else { return }
-    entry.active = max(0, entry.active - 1)
+    guard hosts[host] != nil else { return }
     activeCount = max(0, activeCount - 1)
-    if entry.active == 0 && entry.pendingCount == 0 && entry.delay == defaultDelay
-      && entry.nextStart == nil
-    {
-      hosts[host] = nil
-    } else {
-      hosts[host] = entry
+    let defaultDelay = defaultDelay
+    let isIdle = withHost(host) { entry -> Bool in
+      entry.active = max(0, entry.active - 1)
+      return entry.active == 0 && entry.pendingCount == 0 && entry.delay == defaultDelay
+        && entry.nextStart == nil
     }
+    if isIdle { hosts[host] = nil }
   }
 
   /// Sets `host`'s minimum delay between starts (robots.txt `Crawl-delay`).
   mutating func setDelay(_ delay: Duration, host: String) {
-    var entry = hosts[host] ?? Host(delay: defaultDelay)
-    entry.delay = max(delay, defaultDelay)
-    hosts[host] = entry
+    let defaultDelay = defaultDelay
+    withHost(host) { $0.delay = max(delay, defaultDelay) }
   }
 
   /// Keeps `host` from starting anything before `instant` (`Retry-After`).
   mutating func postpone(host: String, until instant: ContinuousClock.Instant) {
-    var entry = hosts[host] ?? Host(delay: defaultDelay)
-    entry.nextStart = max(entry.nextStart ?? instant, instant)
-    hosts[host] = entry
+    withHost(host) { $0.nextStart = max($0.nextStart ?? instant, instant) }
   }
 
   /// How long until a waiting item whose host has a free slot may start, or nil when none waits.
@@ -129,19 +139,34 @@ struct HostQueue<Item> {
     return soonest
   }
 
+  /// Forgets idle hosts whose delay has run out, so a long crawl over many hosts keeps only
+  /// the hosts with work or a pending delay. Hosts with a `Crawl-delay` of their own are kept.
+  mutating func sweep(now: ContinuousClock.Instant) {
+    let defaultDelay = defaultDelay
+    hosts = hosts.filter { _, entry in
+      entry.active > 0 || entry.pendingCount > 0 || entry.delay != defaultDelay
+        || (entry.nextStart.map { $0 > now } ?? false)
+    }
+  }
+
+  /// Hosts the queue holds state for.
+  var hostCount: Int { hosts.count }
+
   /// Drains every waiting item (shutdown).
   mutating func removeAllPending() -> [Item] {
     var items: [Item] = []
-    for (host, entry) in hosts {
-      items += entry.pending[entry.head...].compactMap { $0 }
-      hosts[host]?.pending = []
-      hosts[host]?.head = 0
+    for host in Array(hosts.keys) {
+      withHost(host) { entry in
+        items += entry.pending[entry.head...].compactMap { $0 }
+        entry.pending = []
+        entry.head = 0
+      }
     }
     waiting = []
     return items
   }
 
-  private func compact(_ entry: inout Host) {
+  private static func compact(_ entry: inout Host) {
     while entry.head < entry.pending.count && entry.pending[entry.head] == nil { entry.head += 1 }
     if entry.head > 64 && entry.head * 2 > entry.pending.count {
       entry.pending.removeFirst(entry.head)

@@ -31,8 +31,23 @@ public final class RobotsCache: Sendable {
 
   private struct State {
     var seeds: [String: Entry] = [:]
-    var resolved: [String: (rules: RobotsRules, entry: Entry?)] = [:]
-    var inFlight: [String: Task<RobotsRules, Never>] = [:]
+    var resolved: [String: Resolved] = [:]
+    var inFlight: [String: Task<Resolved, Never>] = [:]
+  }
+
+  /// One origin's verdict for this run.
+  struct Resolved: Sendable {
+    var rules: RobotsRules
+    /// What to store for the next run (nil for 5xx and unreachable).
+    var entry: Entry?
+    /// Why robots.txt could not be read, when a network error (not a status) is the reason.
+    var unreachable: FetchError?
+
+    init(rules: RobotsRules, entry: Entry? = nil, unreachable: FetchError? = nil) {
+      self.rules = rules
+      self.entry = entry
+      self.unreachable = unreachable
+    }
   }
 
   private let userAgent: String
@@ -56,9 +71,9 @@ public final class RobotsCache: Sendable {
     state.withLock { state in state.resolved.values.compactMap(\.entry).sorted { $0.origin < $1.origin } }
   }
 
-  /// The rules for `origin`, fetching its robots.txt once if needed.
-  func rules(for origin: String, fetch: @escaping Fetch) async -> RobotsRules {
-    let task = state.withLock { state -> Task<RobotsRules, Never>? in
+  /// The verdict for `origin`, fetching its robots.txt once if needed.
+  func verdict(for origin: String, fetch: @escaping Fetch) async -> Resolved {
+    let task = state.withLock { state -> Task<Resolved, Never>? in
       if state.resolved[origin] != nil { return nil }
       if let task = state.inFlight[origin] { return task }
       let seed = state.seeds[origin]
@@ -67,38 +82,39 @@ public final class RobotsCache: Sendable {
       return task
     }
     if let task { return await task.value }
-    return state.withLock { $0.resolved[origin]?.rules } ?? .disallowAll
+    return state.withLock { $0.resolved[origin] } ?? Resolved(rules: .disallowAll)
   }
 
-  private func load(origin: String, seed: Entry?, fetch: Fetch) async -> RobotsRules {
+  private func load(origin: String, seed: Entry?, fetch: Fetch) async -> Resolved {
     let request = FetchRequest(
       url: "\(origin)/robots.txt", kind: .robots, etag: seed?.etag, lastModified: seed?.lastModified)
-    let resolved: (rules: RobotsRules, entry: Entry?)
+    let resolved: Resolved
     switch await fetch(request) {
     case .success(let response) where response.isNotModified:
       if let seed {
-        resolved = (RobotsRules(parsing: seed.body, userAgent: userAgent), seed)
+        resolved = Resolved(rules: RobotsRules(parsing: seed.body, userAgent: userAgent), entry: seed)
       } else {
-        resolved = (.allowAll, nil)
+        resolved = Resolved(rules: .allowAll)
       }
     case .success(let response):
       let body = Self.wholeLines(response.body, isTruncated: response.isTruncated)
-      resolved = (
-        RobotsRules(parsing: body, userAgent: userAgent),
-        Entry(
+      resolved = Resolved(
+        rules: RobotsRules(parsing: body, userAgent: userAgent),
+        entry: Entry(
           origin: origin, status: response.status, body: body, etag: response.etag,
-          lastModified: response.lastModified)
-      )
+          lastModified: response.lastModified))
     case .failure(.httpStatus(let status)) where (400..<500).contains(status) && status != 429:
-      resolved = (.allowAll, Entry(origin: origin, status: status, body: ""))
-    case .failure:
-      resolved = (.disallowAll, nil)  // 5xx, 429 or unreachable: disallow for this run
+      resolved = Resolved(rules: .allowAll, entry: Entry(origin: origin, status: status, body: ""))
+    case .failure(.httpStatus):
+      resolved = Resolved(rules: .disallowAll)  // 5xx or 429: disallow for this run
+    case .failure(let error):
+      resolved = Resolved(rules: .disallowAll, unreachable: error)
     }
     state.withLock { state in
       state.resolved[origin] = resolved
       state.inFlight[origin] = nil
     }
-    return resolved.rules
+    return resolved
   }
 
   /// Decodes the body; when it was cut at the cap, drops the last, partial line.

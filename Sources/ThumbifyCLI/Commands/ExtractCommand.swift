@@ -1,7 +1,8 @@
 import Foundation
 import Thumbify
 
-/// `thumbify extract --html <file> --url <page-url>`: one saved page's metadata as JSON.
+/// `thumbify extract <url>` (live) and `thumbify extract --html <file> --url <page-url>`
+/// (offline): one page's metadata as JSON.
 enum ExtractCommand: Subcommand {
   static let name = "extract"
 
@@ -9,6 +10,9 @@ enum ExtractCommand: Subcommand {
     commandName: "thumbify extract",
     abstract: "Print one page's link-preview metadata as JSON.",
     discussion: """
+      With <url>, fetches the page (robots.txt, redirects, limits and the private-network \
+      guard of docs/fetching.md apply) and prints {"fetch": {...}, "metadata": {...}}: \
+      the final URL, redirect chain, status and validators next to the metadata. \
       With --html, reads a saved page ('-' reads standard input) and reads no \
       network; --url is the address the page was fetched from, which relative URLs \
       resolve against. Prints one JSON object with sorted keys; fields that are \
@@ -16,7 +20,7 @@ enum ExtractCommand: Subcommand {
       """,
     arguments: [
       ArgumentSpec(
-        "url", help: "The page to fetch (the live form; needs network fetching).", isOptional: true)
+        "url", help: "The page to fetch (the live form).", isOptional: true)
     ],
     options: [
       .option("html", value: "file", help: "A saved page to read instead of fetching."),
@@ -25,16 +29,18 @@ enum ExtractCommand: Subcommand {
         "content-type", value: "value", help: "The page's HTTP Content-Type header (its charset wins)."),
       .option("icon-size", value: "px", help: "The icon size icons are ranked for.", default: "64"),
       .flag("compact", help: "Print the JSON on one line instead of indented."),
+      .option("timeout", value: "seconds", help: "Live form: the page fetch's total timeout.", default: "30"),
+      .option("cacert", value: "file", help: "Live form: trust the CAs in this PEM file."),
+      .flag("allow-private-network", help: "Live form: allow private, loopback and reserved addresses."),
+      .flag("ignore-robots", help: "Live form: do not read robots.txt."),
+      .option("contact", value: "url", help: "Live form: a URL for site owners, sent in the User-Agent."),
     ]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     guard let htmlPath = arguments.value("html") else {
-      if arguments.positionals.first != nil {
-        console.printError(
-          "Error: 'thumbify extract <url>' needs network fetching, which this build does not have yet; "
-            + "use 'thumbify extract --html <file> --url <page-url>'.")
-        return ExitCode.usage
+      if let url = arguments.positionals.first {
+        return try await runLive(url: url, arguments, console: console)
       }
       throw UsageError("Missing expected argument '--html <file>'")
     }
@@ -48,10 +54,7 @@ enum ExtractCommand: Subcommand {
       throw UsageError(
         "The value '\(pageURL)' is invalid for '--url <page-url>': it must be an absolute http(s) URL")
     }
-    let sizeText = arguments.value("icon-size") ?? "64"
-    guard let iconSize = Int(sizeText), iconSize > 0, iconSize <= 4096 else {
-      throw UsageError("The value '\(sizeText)' is invalid for '--icon-size <px>'")
-    }
+    let iconSize = try iconSize(arguments)
     let html: [UInt8]
     if htmlPath == "-" {
       html = console.readStandardInput()
@@ -64,12 +67,26 @@ enum ExtractCommand: Subcommand {
     }
     let metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
       html: html, pageURL: pageURL, contentType: arguments.value("content-type"))
+    return printJSON(metadata, arguments, console: console)
+  }
+
+  /// `--icon-size`, validated.
+  static func iconSize(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+    let sizeText = arguments.value("icon-size") ?? "64"
+    guard let iconSize = Int(sizeText), iconSize > 0, iconSize <= 4096 else {
+      throw UsageError("The value '\(sizeText)' is invalid for '--icon-size <px>'")
+    }
+    return iconSize
+  }
+
+  /// Prints `value` as JSON with sorted keys (indented unless `--compact`).
+  static func printJSON(_ value: some Encodable, _ arguments: ParsedArguments, console: Console) -> Int32 {
     let encoder = JSONEncoder()
     encoder.outputFormatting =
       arguments.flag("compact")
       ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     do {
-      let data = try encoder.encode(metadata)
+      let data = try encoder.encode(value)
       console.print(String(decoding: data, as: UTF8.self))
       return ExitCode.success
     } catch {

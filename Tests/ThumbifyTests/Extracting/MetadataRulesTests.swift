@@ -33,6 +33,11 @@ struct MetadataRulesTests {
     #expect(extract(base).description == "Meta")
   }
 
+  @Test func valueAttributeStandsInForAMissingContent() {
+    #expect(extract("<meta name=twitter:image value=/t.png>").image?.url == "https://www.example.com/t.png")
+    #expect(extract("<meta property=og:title value=V content=C>").title == "C")
+  }
+
   @Test func emptyValuesDoNotCount() {
     #expect(extract("<meta property=og:title content=\"  \"><title>Real</title>").title == "Real")
   }

@@ -50,4 +50,17 @@ struct HostQueueTests {
     }
     #expect(order == Array(0..<1000))
   }
+
+  @Test func sweepForgetsIdleHostsOnceTheirDelayRanOut() {
+    var queue = HostQueue<Int>(globalLimit: 10, perHostLimit: 1, defaultDelay: .milliseconds(100))
+    let now = ContinuousClock.now
+    for (index, host) in ["a", "b", "c"].enumerated() { queue.enqueue(index, host: host) }
+    queue.setDelay(.seconds(5), host: "c")
+    #expect(queue.popReady(now: now).count == 3)
+    for host in ["a", "b", "c"] { queue.finish(host: host) }
+    queue.sweep(now: now)
+    #expect(queue.hostCount == 3, "their delays have not run out")
+    queue.sweep(now: now + .seconds(1))
+    #expect(queue.hostCount == 1, "only c, whose Crawl-delay is its own, is kept")
+  }
 }

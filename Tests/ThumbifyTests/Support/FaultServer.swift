@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Runs `Tests/Servers/fault_server.py` on a free loopback port for one test.
 ///
 /// The server exits when its stdin closes, so it cannot outlive the test process; `stop()`
@@ -52,9 +56,30 @@ final class FaultServer: @unchecked Sendable {
 
   /// The server's request counters for `bucket`: peak concurrency and total.
   func stats(bucket: String) throws -> (max: Int, count: Int) {
-    let data = try Data(contentsOf: URL(string: url("/stats?bucket=\(bucket)"))!)
-    let object = try JSONSerialization.jsonObject(with: data) as? [String: Int] ?? [:]
+    let body = try Self.get(port: port, path: "/stats?bucket=\(bucket)")
+    let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Int] ?? [:]
     return (object["max"] ?? -1, object["count"] ?? -1)
+  }
+
+  /// A plain blocking HTTP/1.0 GET on 127.0.0.1, independent of the fetcher under test.
+  static func get(port: Int, path: String) throws -> [UInt8] {
+    let fd = LoopbackNginx.connectLoopback(port: port)
+    guard fd >= 0 else { throw ServerError("connect to port \(port) failed") }
+    defer { close(fd) }
+    let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    guard write(fd, request, request.count) == request.count else { throw ServerError("write failed") }
+    var response: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(fd, &buffer, buffer.count)
+      if count <= 0 { break }
+      response += buffer[0..<count]
+    }
+    let separator = Array("\r\n\r\n".utf8)
+    guard response.count >= 4,
+      let start = (0...(response.count - 4)).first(where: { response[$0..<$0 + 4].elementsEqual(separator) })
+    else { throw ServerError("no HTTP header end") }
+    return Array(response[(start + 4)...])
   }
 
   /// Closes stdin, terminates the server and waits for it to exit. Idempotent.

@@ -1,0 +1,34 @@
+// libFuzzer entry point for the HTML tokenizer and metadata extractor.
+// Built by scripts/fuzz-extract together with Sources/Thumbify/Extracting/*.swift.
+
+/// Feeds one input to every byte-level parser of the extracting stage.
+///
+/// The first byte picks the Content-Type header variant so the charset paths (iconv,
+/// windows-1252, UTF-16) are fuzzed too; the whole input is also tried as a URL, as JSON-LD
+/// and as text with character references.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func extractFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = UnsafeBufferPointer(start: data, count: size)
+  let contentTypes: [String?] = [
+    nil, "text/html; charset=utf-8", "text/html; charset=shift_jis", "text/html; charset=gbk",
+    "text/html; charset=iso-2022-jp", "text/html; charset=windows-1252", "text/html; charset=utf-16le",
+    "text/html; charset=euc-kr",
+  ]
+  let contentType = size > 0 ? contentTypes[Int(bytes[0]) % contentTypes.count] : nil
+  let metadata = MetadataExtractor(iconTargetSize: 64).extract(
+    bytes: bytes, pageURL: "https://www.example.com/a/b/page.html?q=1", contentType: contentType)
+  precondition(metadata.url != nil, "the canonical url always falls back to the page URL")
+  if let title = metadata.title { precondition(title.count <= TextNormalizer.titleLimit) }
+  if let description = metadata.description {
+    precondition(description.count <= TextNormalizer.descriptionLimit)
+  }
+
+  let base = WebURL("https://www.example.com/a/b/page.html")
+  if let url = WebURL(String(decoding: bytes.prefix(4096), as: UTF8.self), relativeTo: base) {
+    // A serialized URL parses back to itself.
+    precondition(WebURL(url.description) == url, "round trip failed for \(url)")
+  }
+  _ = LenientJSONParser.parseAll(bytes)
+  _ = CharacterReferences.decode(bytes, isAttribute: size % 2 == 0)
+  return 0
+}

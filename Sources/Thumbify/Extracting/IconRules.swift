@@ -1,0 +1,45 @@
+/// Icon candidates in document order: every `link` whose rel has a token containing `icon`,
+/// then JSON-LD publisher/organization logos.
+struct IconRules {
+  let rules: MetadataRules
+
+  /// The rel tokens that name a page icon proper.
+  static let standardRels: Set<String> = ["icon", "shortcut", "mask-icon"]
+
+  func candidates() -> [IconRanking.Entry] {
+    var entries: [IconRanking.Entry] = []
+    for link in rules.collector.links where link.rel.contains(where: { $0.contains("icon") }) {
+      guard let url = rules.resolve(link.href) else { continue }
+      let type = link.type.flatMap { TextNormalizer.clean($0, limit: 100) }
+      let sizes = link.sizes.flatMap { TextNormalizer.clean($0, limit: 100) }
+      let isVector =
+        link.rel.contains("mask-icon") || type.map { ASCII.lowercased($0).contains("svg") } == true
+        || ASCII.lowercased(url.path).hasSuffix(".svg") || sizes.map(ASCII.lowercased) == "any"
+      let isStandard = link.rel.contains {
+        Self.standardRels.contains($0) || $0.hasPrefix("apple-touch-icon")
+      }
+      var size = IconRanking.largestSide(sizes)
+      if size == nil, link.rel.contains(where: { $0.hasPrefix("apple-touch-icon") }) { size = 180 }
+      entries.append(
+        IconRanking.Entry(
+          icon: IconCandidate(url: url.description, sizes: sizes, type: type), size: size, isVector: isVector,
+          isLogo: !isStandard))
+    }
+    var logos: [ImageCandidate] = []
+    logos += rules.jsonLD.images(rules.jsonLD.primary?["publisher"].map(rules.jsonLD.resolve)?["logo"])
+    for node in rules.jsonLD.nodes { logos += rules.jsonLD.images(node["logo"]) }
+    for node in rules.jsonLD.nodes {
+      logos += rules.jsonLD.images(node["publisher"].map(rules.jsonLD.resolve)?["logo"])
+    }
+    for logo in logos {
+      guard let url = rules.resolve(logo.url) else { continue }
+      let size = [logo.width, logo.height].compactMap { $0 }.max()
+      let sizes = logo.width.flatMap { width in logo.height.map { "\(width)x\($0)" } }
+      entries.append(
+        IconRanking.Entry(
+          icon: IconCandidate(url: url.description, sizes: sizes), size: size,
+          isVector: ASCII.lowercased(url.path).hasSuffix(".svg"), isLogo: true))
+    }
+    return entries
+  }
+}

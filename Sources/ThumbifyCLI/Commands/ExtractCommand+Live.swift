@@ -1,0 +1,69 @@
+import Foundation
+import Thumbify
+
+extension ExtractCommand {
+  /// What the live form prints: the page fetch's HTTP facts and the page's metadata, under
+  /// the same keys a crawl record uses.
+  struct LiveOutput: Encodable {
+    var fetch: FetchFacts
+    var metadata: PageMetadata
+  }
+
+  /// `thumbify extract <url>`: fetches the page with `CurlFetcher`, then extracts.
+  static func runLive(url: String, _ arguments: ParsedArguments, console: Console) async throws(UsageError)
+    -> Int32
+  {
+    if arguments.value("url") != nil {
+      throw UsageError("Unexpected argument '--url <page-url>' (it goes with --html)")
+    }
+    let iconSize = try iconSize(arguments)
+    let configuration = try fetcherConfiguration(arguments)
+    let fetcher: CurlFetcher
+    let response: FetchResponse
+    do {
+      fetcher = try CurlFetcher(configuration: configuration)
+      response = try await fetcher.fetch(FetchRequest(url: url, kind: .page))
+    } catch {
+      console.printError("Error: \(error)")
+      return ExitCode.someFailed
+    }
+    var metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
+      html: response.body, pageURL: response.finalURL, contentType: response.contentType)
+    metadata.originalURL = response.requestedURL  // LPLinkMetadata: the URL asked for, before redirects
+    let facts = FetchFacts(
+      finalURL: response.finalURL, status: response.status,
+      redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,
+      lastModified: response.lastModified, fetchedAt: ISO8601DateFormatter().string(from: Date()),
+      duration: response.duration)
+    return printJSON(LiveOutput(fetch: facts, metadata: metadata), arguments, console: console)
+  }
+
+  /// The fetcher settings from `--timeout`, `--cacert`, `--allow-private-network`,
+  /// `--ignore-robots` and `--contact`.
+  static func fetcherConfiguration(_ arguments: ParsedArguments) throws(UsageError) -> FetcherConfiguration {
+    var configuration = FetcherConfiguration()
+    let timeoutText = arguments.value("timeout") ?? "30"
+    guard let seconds = Double(timeoutText), seconds > 0, seconds <= 3600 else {
+      throw UsageError("The value '\(timeoutText)' is invalid for '--timeout <seconds>'")
+    }
+    configuration.timeout = .milliseconds(Int(seconds * 1000))
+    configuration.connectTimeout = min(configuration.connectTimeout, configuration.timeout)
+    if let caFile = arguments.value("cacert") {
+      guard FileManager.default.isReadableFile(atPath: caFile) else {
+        throw UsageError("The value '\(caFile)' is invalid for '--cacert <file>': it is not a readable file")
+      }
+      configuration.caFile = caFile
+    }
+    if let contact = arguments.value("contact") {
+      guard contact.hasPrefix("http://") || contact.hasPrefix("https://") || contact.hasPrefix("mailto:"),
+        !contact.contains(where: { $0.isWhitespace || $0 == "(" || $0 == ")" })
+      else {
+        throw UsageError("The value '\(contact)' is invalid for '--contact <url>'")
+      }
+      configuration.contactURL = contact
+    }
+    configuration.allowsPrivateNetwork = arguments.flag("allow-private-network")
+    configuration.ignoresRobots = arguments.flag("ignore-robots")
+    return configuration
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import Thumbify
+
+@Suite("Retries and host skipping", .timeLimit(.minutes(1)))
+struct RetryFetchTests {
+  func retryingFetcher(_ customize: (inout FetcherConfiguration) -> Void = { _ in }) throws -> CurlFetcher {
+    try makeTestFetcher {
+      $0.retry.maxAttempts = 3
+      $0.retry.baseDelay = .milliseconds(50)
+      customize(&$0)
+    }
+  }
+
+  @Test func retryAfterSecondsIsHonoured() async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher()
+    let start = ContinuousClock.now
+    let response = try await fetcher.fetch(
+      FetchRequest(url: server.url("/flaky?key=a&failures=1&status=429&after=1"), kind: .page))
+    #expect(response.status == 200)
+    #expect(start.duration(to: .now) >= .seconds(1))
+  }
+
+  @Test func retryAfterHTTPDateIsHonoured() async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher()
+    let start = ContinuousClock.now
+    let response = try await fetcher.fetch(
+      FetchRequest(url: server.url("/flaky?key=d&failures=1&status=503&after=date"), kind: .page))
+    #expect(response.status == 200)
+    #expect(start.duration(to: .now) >= .milliseconds(900))
+  }
+
+  @Test func retryAfterIsCapped() async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher { $0.retry.maxRetryAfter = .milliseconds(200) }
+    let start = ContinuousClock.now
+    _ = try await fetcher.fetch(
+      FetchRequest(url: server.url("/flaky?key=c&failures=2&status=429&after=3600"), kind: .page))
+    #expect(start.duration(to: .now) < .seconds(20), "not the 3600 s asked for")
+  }
+
+  @Test(arguments: [502, 503, 504])
+  func transientStatusesAreRetriedWithBackoff(status: Int) async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher()
+    let response = try await fetcher.fetch(
+      FetchRequest(url: server.url("/flaky?key=s&failures=2&status=\(status)"), kind: .page))
+    #expect(response.status == 200)
+  }
+
+  @Test func attemptsAreLimited() async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher()
+    let error = await fetchError {
+      try await fetcher.fetch(
+        FetchRequest(url: server.url("/flaky?key=n&failures=5&status=503"), kind: .page))
+    }
+    #expect(error == .httpStatus(503))
+    let recovered = try await fetcher.fetch(
+      FetchRequest(url: server.url("/flaky?key=n&failures=5&status=503"), kind: .page))
+    #expect(recovered.status == 200, "three attempts, then two more: the fifth failure is behind us")
+  }
+
+  @Test func permanentErrorsAreNotRetried() async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher()
+    let error = await fetchError {
+      try await fetcher.fetch(
+        FetchRequest(url: server.url("/flaky?key=p&failures=1&status=404"), kind: .page))
+    }
+    #expect(error == .httpStatus(404))
+  }
+
+  @Test func timeoutsAreRetried() async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher {
+      $0.timeout = .milliseconds(300)
+      $0.retry.maxAttempts = 2
+    }
+    let start = ContinuousClock.now
+    let error = await fetchError {
+      try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page))
+    }
+    #expect(error?.code == "timedOut")
+    #expect(start.duration(to: .now) >= .milliseconds(600), "two attempts of 300 ms")
+  }
+
+  @Test func aHostThatKeepsFailingIsSkipped() async throws {
+    let server = try FaultServer()
+    let fetcher = try retryingFetcher {
+      $0.retry.maxAttempts = 1
+      $0.retry.hostFailureLimit = 3
+    }
+    for _ in 0..<3 {
+      let error = await fetchError {
+        try await fetcher.fetch(FetchRequest(url: server.url("/status?code=503"), kind: .page))
+      }
+      #expect(error == .httpStatus(503))
+    }
+    let skipped = await fetchError {
+      try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
+    }
+    #expect(skipped == .hostSkipped("127.0.0.1"))
+    #expect(skipped?.description == "The host 127.0.0.1 failed repeatedly and is skipped for this run.")
+  }
+
+  @Test func retryAfterParsesBothForms() {
+    let now = Date(timeIntervalSince1970: 0)
+    #expect(RetryPolicy.parseRetryAfter("120", now: now) == .seconds(120))
+    #expect(RetryPolicy.parseRetryAfter("Thu, 01 Jan 1970 00:01:40 GMT", now: now) == .seconds(100))
+    #expect(RetryPolicy.parseRetryAfter("Wed, 31 Dec 1969 23:00:00 GMT", now: now) == .zero)
+    #expect(RetryPolicy.parseRetryAfter("soon", now: now) == nil)
+    #expect(RetryPolicy.parseRetryAfter("-5", now: now) == nil)
+  }
+
+  @Test func backoffGrowsWithJitterAndIsCapped() {
+    var policy = RetryPolicy()
+    policy.baseDelay = .seconds(1)
+    policy.maxDelay = .seconds(4)
+    for attempt in 1...6 {
+      let delay = policy.delay(afterAttempt: attempt, retryAfter: nil)
+      let nominal = min(Duration.seconds(1 << (attempt - 1)), .seconds(4))
+      #expect(delay >= nominal * 0.5 && delay <= nominal * 1.5)
+    }
+    #expect(policy.delay(afterAttempt: 1, retryAfter: .seconds(99)) == .seconds(30))
+  }
+}
