@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -97,11 +98,14 @@ def main():
         manifest_bytes = os.path.getsize(os.path.join(directory, "manifest.jsonl"))
         command = [args.thumbify, "report", directory]
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)  # warm-up
-        report_times = []
+        report_times, report_cpu = [], []
         for _ in range(args.runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.monotonic()
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
             report_times.append(time.monotonic() - started)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            report_cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         page = os.path.join(directory, "index.html")
         page_bytes = os.path.getsize(page)
 
@@ -116,9 +120,12 @@ def main():
         print(f"manifest                     {manifest_bytes / 1e6:.1f} MB")
         print(f"report page                  {page_bytes / 1e6:.1f} MB")
         print(f"thumbify report (median)     {statistics.median(report_times) * 1000:.0f} ms  (min {min(report_times) * 1000:.0f})")
+        print(f"thumbify report CPU (median) {statistics.median(report_cpu) * 1000:.0f} ms user+sys")
+        print(f"load average                 {os.getloadavg()[0]:.1f}")
         for key in ("firstCards", "firstCardsPainted", "firstContentfulPaint", "domContentLoaded", "load", "wallToFirstCards"):
             print(f"{key:<28} {median[key]:.0f} ms")
         print(json.dumps({"records": args.records, "pageBytes": page_bytes, "reportSeconds": report_times,
+                          "reportCPUSeconds": report_cpu,
                           "open": opened}))
         return 1 if opened["failures"] else 0
     finally:

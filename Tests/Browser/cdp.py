@@ -107,6 +107,7 @@ class Browser:
             [
                 binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                 "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
+                "--disable-dev-shm-usage",
                 "--disable-component-update", "--disable-sync", "--mute-audio",
                 "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
                 f"--window-size={width},{height}", "about:blank",

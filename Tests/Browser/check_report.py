@@ -12,6 +12,8 @@ browser could not be driven. Used by Tests/ThumbifyTests/Frontend/ReportBrowserT
 """
 
 import argparse
+import base64
+import contextlib
 import functools
 import http.server
 import json
@@ -26,6 +28,34 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser  # noqa: E402
 
 RENDER_ALL = """
+// How well the ThumbHash placeholder stands for the loaded image: mean absolute difference (0-1)
+// between the placeholder and the image drawn at the placeholder's size, and the same for a flat
+// fill with the image's mean colour. Null when either is missing or the image taints the canvas
+// (file:// pages).
+function likeness(box) {
+  const placeholder = box.querySelector("canvas.placeholder"), img = box.querySelector("img");
+  if (!placeholder || !img.complete || img.naturalWidth === 0) return { placeholderError: null, flatError: null };
+  try {
+    const w = placeholder.width, h = placeholder.height;
+    const scratch = document.createElement("canvas");
+    scratch.width = w; scratch.height = h;
+    const context = scratch.getContext("2d");
+    context.drawImage(img, 0, 0, w, h);
+    const image = context.getImageData(0, 0, w, h).data;
+    const hash = placeholder.getContext("2d").getImageData(0, 0, w, h).data;
+    const mean = [0, 1, 2].map((c) => { let t = 0; for (let i = c; i < image.length; i += 4) t += image[i]; return t / (w * h); });
+    let hashError = 0, flatError = 0;
+    for (let i = 0; i < image.length; i += 4)
+      for (let c = 0; c < 3; c++) {
+        hashError += Math.abs(image[i + c] - hash[i + c]);
+        flatError += Math.abs(image[i + c] - mean[c]);
+      }
+    return { placeholderError: hashError / (w * h * 3 * 255), flatError: flatError / (w * h * 3 * 255) };
+  } catch (error) {
+    return { placeholderError: null, flatError: null };
+  }
+}
+
 (async () => {
   const more = document.getElementById("more");
   for (let i = 0; i < 200 && !more.hidden; i++) {
@@ -59,7 +89,8 @@ RENDER_ALL = """
     mediaBoxes: [...document.querySelectorAll(".media")].map((box) => ({
       width: box.getBoundingClientRect().width, height: box.getBoundingClientRect().height,
       loaded: box.classList.contains("loaded"),
-      currentSrc: box.querySelector("img").currentSrc, srcset: box.querySelector("img").srcset })),
+      currentSrc: box.querySelector("img").currentSrc, srcset: box.querySelector("img").srcset,
+      ...likeness(box) })),
     placeholders: canvases.length,
     placeholdersDrawn: canvases.filter((c) => {
       const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
@@ -70,6 +101,7 @@ RENDER_ALL = """
     titles: [...document.querySelectorAll(".title bdi")].map((b) => b.textContent),
     texts: [...document.querySelectorAll(".card bdi")].map((b) => b.textContent),
     errors: [...document.querySelectorAll(".card .error")].map((e) => e.textContent),
+    notes: [...document.querySelectorAll(".card .note")].map((e) => e.textContent),
     scripts: document.scripts.length,
     pwned: typeof window.__thumbifyPwned !== "undefined",
   };
@@ -101,37 +133,44 @@ def open_page(browser, url):
     browser.wait_for("Page.loadEventFired", timeout=60)
 
 
-def render(args):
+@contextlib.contextmanager
+def opened(args, query="", **options):
+    """Chromium with `args.page` loaded (served over loopback when `args.serve` is set)."""
     url, server = page_url(args.page, args.serve)
-    browser = Browser(scale=args.scale)
+    browser = Browser(**options)
     try:
-        open_page(browser, url)
+        open_page(browser, url + query)
+        yield browser
+    finally:
+        browser.close()
+        if server:
+            server.shutdown()
+
+
+def render(args):
+    width, height = (int(n) for n in args.window.split("x"))
+    with opened(args, width=width, height=height, scale=args.scale) as browser:
         state = browser.evaluate(RENDER_ALL, timeout=90)
         browser.drain(0.5)
         if args.screenshot:
-            import base64
             shot = browser.send("Page.captureScreenshot", {"format": "png"})
             with open(args.screenshot, "wb") as file:
                 file.write(base64.b64decode(shot["data"]))
         state["problems"] = browser.problems()
         state["console"] = browser.console_messages()
-        failures = []
-        if state["cards"] != state["total"] or state["total"] == 0:
-            failures.append(f"{state['cards']} cards rendered of {state['total']}")
-        if state["images"] == 0 or state["imagesLoaded"] != state["images"]:
-            failures.append(f"{state['imagesLoaded']} of {state['images']} images loaded: {state['imagesBroken']}")
-        if state["imagesWithoutSize"]:
-            failures.append(f"{state['imagesWithoutSize']} images without width/height")
-        if state["problems"]:
-            failures.append("console/log problems: " + "; ".join(state["problems"]))
-        if any(not link.startswith(("http://", "https://")) for link in state["links"]):
-            failures.append("a link that is not http(s)")
-        state["failures"] = failures
-        return state
-    finally:
-        browser.close()
-        if server:
-            server.shutdown()
+    failures = []
+    if state["cards"] != state["total"] or state["total"] == 0:
+        failures.append(f"{state['cards']} cards rendered of {state['total']}")
+    if state["images"] == 0 or state["imagesLoaded"] != state["images"]:
+        failures.append(f"{state['imagesLoaded']} of {state['images']} images loaded: {state['imagesBroken']}")
+    if state["imagesWithoutSize"]:
+        failures.append(f"{state['imagesWithoutSize']} images without width/height")
+    if state["problems"]:
+        failures.append("console/log problems: " + "; ".join(state["problems"]))
+    if any(not link.startswith(("http://", "https://")) for link in state["links"]):
+        failures.append("a link that is not http(s)")
+    state["failures"] = failures
+    return state
 
 
 def xss(args):
@@ -222,25 +261,18 @@ FRONTEND_STATE = """
 
 def frontend(args):
     vectors = json.load(open(args.vectors)) if args.vectors else []
-    url, server = page_url(args.page, args.serve)
-    query = urllib.parse.urlencode({"url": args.url, "output": args.output})
-    browser = Browser()
-    try:
-        open_page(browser, url + "?" + query)
+    query = "?" + urllib.parse.urlencode({"url": args.url, "output": args.output})
+    with opened(args, query) as browser:
         state = browser.evaluate(FRONTEND_STATE.replace("VECTORS", json.dumps(vectors)), timeout=60)
         browser.drain(0.3)
         state["problems"] = browser.problems()
-        failures = []
-        if not state["done"]:
-            failures.append("the page did not finish looking up the card")
-        if state["problems"]:
-            failures.append("console/log problems: " + "; ".join(state["problems"]))
-        state["failures"] = failures
-        return state
-    finally:
-        browser.close()
-        if server:
-            server.shutdown()
+    failures = []
+    if not state["done"]:
+        failures.append("the page did not finish looking up the card")
+    if state["problems"]:
+        failures.append("console/log problems: " + "; ".join(state["problems"]))
+    state["failures"] = failures
+    return state
 
 
 def main():
@@ -250,6 +282,7 @@ def main():
     parser.add_argument("--serve", help="serve this directory on loopback and open the page over http")
     parser.add_argument("--scale", type=float, default=1)
     parser.add_argument("--screenshot")
+    parser.add_argument("--window", default="1280x900", help="render: the viewport, WxH")
     parser.add_argument("--marker", default="THUMBIFY-XSS")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--limit-ms", type=float, default=2000)

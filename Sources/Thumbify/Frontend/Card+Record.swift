@@ -30,7 +30,8 @@ extension Card {
       image: state == .failed ? nil : record.image.map { Picture($0, alt: metadata?.image?.alt) },
       icon: state == .failed ? nil : record.icon.map { Picture($0, alt: nil) },
       video: metadata?.video.flatMap(Video.init),
-      error: record.error.map { Failure(code: $0.code, message: $0.message, stage: $0.stage) }
+      error: record.error.map(Failure.init),
+      imageError: state == .failed || record.image != nil ? nil : record.imageError.map(Failure.init)
     )
   }
 
@@ -88,6 +89,12 @@ extension Card.Picture {
           name: $0.name, path: $0.path, width: $0.width, height: $0.height, format: $0.format.rawValue)
       }
     )
+  }
+}
+
+extension Card.Failure {
+  init(_ error: RecordError) {
+    self.init(code: error.code, message: error.message, stage: error.stage)
   }
 }
 

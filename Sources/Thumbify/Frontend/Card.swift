@@ -83,4 +83,7 @@ public struct Card: Sendable, Codable, Equatable {
   public var icon: Picture?
   public var video: Video?
   public var error: Failure?
+  /// Why the card has no image although the page named one (every candidate failed to load or
+  /// decode); the page itself succeeded.
+  public var imageError: Failure?
 }

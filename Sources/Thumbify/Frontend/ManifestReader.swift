@@ -45,26 +45,45 @@ public struct ManifestReader: Sendable {
   ///
   /// - Throws: `ManifestError` for an unreadable file or malformed line, or what `body` throws.
   public func readRecords(_ body: (CrawlRecord) throws -> Void) throws {
+    try readRecords(inBatchesOf: 1024) { records in
+      for record in records { try body(record) }
+    }
+  }
+
+  /// Calls `body` with up to `batchSize` records at a time, in file order, decoding each batch on
+  /// every core. Memory: one batch of lines and records.
+  ///
+  /// - Throws: `ManifestError` for an unreadable file or malformed line (the first in file order),
+  ///   or what `body` throws.
+  public func readRecords(inBatchesOf batchSize: Int, _ body: ([CrawlRecord]) throws -> Void) throws {
     let lines: LineReader
     do {
       lines = try LineReader(path: path, maxLength: Self.maximumLineLength)
     } catch {
       throw ManifestError.unreadable(path: path, message: Self.message(error))
     }
-    let decoder = JSONDecoder()
+    var batch: [(number: Int, bytes: [UInt8])] = []
     var lineNumber = 0
+    func flush() throws {
+      defer { batch.removeAll(keepingCapacity: true) }
+      let path = self.path
+      let decoded = ParallelMap.map(batch) { line -> Result<CrawlRecord, ManifestError> in
+        do {
+          return .success(try JSONDecoder().decode(CrawlRecord.self, from: Data(line.bytes)))
+        } catch {
+          return .failure(.malformedLine(path: path, line: line.number, message: Self.reason(error)))
+        }
+      }
+      try body(try decoded.map { try $0.get() })
+    }
     while let line = lines.nextLine() {
       lineNumber += 1
       if line.count > Self.maximumLineLength { throw ManifestError.lineTooLong(path: path, line: lineNumber) }
       guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-      let record: CrawlRecord
-      do {
-        record = try decoder.decode(CrawlRecord.self, from: Data(line))
-      } catch {
-        throw ManifestError.malformedLine(path: path, line: lineNumber, message: Self.reason(error))
-      }
-      try body(record)
+      batch.append((lineNumber, line))
+      if batch.count >= max(1, batchSize) { try flush() }
     }
+    if !batch.isEmpty { try flush() }
   }
 
   private static func message(_ error: StoreError) -> String {

@@ -6,7 +6,8 @@ struct ReportEntry: Encodable {
   var card: Card
 
   private enum CodingKeys: String, CodingKey {
-    case url, normalizedURL, domain, state, title, description, siteName, lang, image, icon, video, error
+    case url, normalizedURL, domain, state, title, description, siteName, lang, image, icon, video, error,
+      imageError
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -23,5 +24,6 @@ struct ReportEntry: Encodable {
     try container.encodeIfPresent(card.icon, forKey: .icon)
     try container.encodeIfPresent(card.video, forKey: .video)
     try container.encodeIfPresent(card.error, forKey: .error)
+    try container.encodeIfPresent(card.imageError, forKey: .imageError)
   }
 }

@@ -181,6 +181,12 @@ enum ReportScript {
         return box;
       }
 
+      function failure(className, error) {
+        const line = node("p", className);
+        line.append(node("code", null, error.code), " ", node("bdi", null, error.message));
+        return line;
+      }
+
       function render(card) {
         const article = node("article", "card " + card.state);
         if (card.lang) article.lang = card.lang;
@@ -204,13 +210,8 @@ enum ReportScript {
         if (card.video && !box) footer.append(node("span", "badge video", "\u25B6 Video"));
         if (card.state !== "ok") footer.append(node("span", "badge " + card.state, card.state === "stale" ? "Stale" : "Failed"));
         body.append(footer);
-        if (card.error) {
-          const error = node("p", "error");
-          error.append(node("code", null, card.error.code));
-          error.append(" ");
-          error.append(node("bdi", null, card.error.message));
-          body.append(error);
-        }
+        if (card.error) body.append(failure("error", card.error));
+        if (card.imageError) body.append(failure("note", card.imageError));
         article.append(body);
         return article;
       }

@@ -33,6 +33,8 @@ enum ReportStyle {
     .card.stale { border-color: #ffd60a; }
     .error { margin: 4px 0 0; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
     .error code { color: #ff453a; margin-right: 2px; }
+    .note { margin: 4px 0 0; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+    .note code { margin-right: 2px; }
     #more { height: 1px; }
     """#
 }

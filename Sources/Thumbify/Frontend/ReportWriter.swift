@@ -50,16 +50,31 @@ public struct ReportWriter: Sendable {
   @discardableResult
   public func write() throws(ManifestError) -> Summary {
     let reader = try ManifestReader(directory: outputDirectory)
-    var cards: [Card] = []
+    var summary = Summary()
+    var pages: [[UInt8]] = []
+    var pending: [Card] = []
     do {
-      try reader.readRecords { cards.append(Card(record: $0)) }
+      // Decode a few pages' worth of lines at a time on every core, encode the full pages on every
+      // core; only the page being built and one batch are in memory.
+      try reader.readRecords(inBatchesOf: pageSize * 8) { records in
+        for record in records {
+          let card = Card(record: record)
+          summary.count(card.state)
+          pending.append(card)
+        }
+        let full = pending.count / pageSize * pageSize
+        pages += encode(pending[..<full])
+        pending.removeFirst(full)
+      }
     } catch let error as ManifestError {
       throw error
     } catch {
       throw .unreadable(path: reader.path, message: String(describing: error))
     }
-    let title = (Self.absolute(outputDirectory) as NSString).lastPathComponent
-    var (page, summary) = render(cards: cards, title: title)
+    pages += encode(pending[...])
+    let page = assemble(
+      pages: consume pages, summary: summary,
+      title: (Self.absolute(outputDirectory) as NSString).lastPathComponent)
     do {
       let directory = (reportPath as NSString).deletingLastPathComponent
       if !directory.isEmpty { try FileSystem.makeDirectories(directory) }
@@ -77,25 +92,38 @@ public struct ReportWriter: Sendable {
   public func render(cards: [Card], title: String) -> (page: [UInt8], summary: Summary) {
     var summary = Summary()
     for card in cards { summary.count(card.state) }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
-    let chunkCount = max(1, (cards.count + pageSize - 1) / pageSize)
-    let config = Config(base: relativeBase, total: cards.count, pageSize: pageSize, chunks: chunkCount)
+    return (assemble(pages: encode(cards[...]), summary: summary, title: title), summary)
+  }
 
+  /// Each run of `pageSize` cards as an escaped JSON array, encoded on every core.
+  private func encode(_ cards: ArraySlice<Card>) -> [[UInt8]] {
+    let slices = stride(from: cards.startIndex, to: cards.endIndex, by: pageSize).map {
+      Array(cards[$0..<min(cards.endIndex, $0 + pageSize)])
+    }
+    return ParallelMap.map(slices) { HTMLEscaping.scriptJSON(Self.json($0.map(ReportEntry.init))) }
+  }
+
+  /// The whole page: head, configuration, the JSON blocks, and the script right after the first.
+  ///
+  /// Each block is released once copied, so the page and its blocks are not both in memory whole.
+  private func assemble(pages: consuming [[UInt8]], summary: Summary, title: String) -> [UInt8] {
+    var blocks = pages.isEmpty ? [Array("[]".utf8)] : pages
+    let config = Config(base: relativeBase, total: summary.total, pageSize: pageSize, chunks: blocks.count)
     var page = [UInt8]()
+    page.reserveCapacity(blocks.reduce(64 << 10) { $0 + $1.count + 64 })
     page += Array(head(title: title, summary: summary).utf8)
     page += Array(#"<script type="application/json" id="report-config">"#.utf8)
-    page += HTMLEscaping.scriptJSON(Self.json(config, encoder))
+    page += HTMLEscaping.scriptJSON(Self.json(config))
     page += Array("</script>\n".utf8)
-    for index in 0..<chunkCount {
-      let slice = cards[min(cards.count, index * pageSize)..<min(cards.count, (index + 1) * pageSize)]
+    for index in blocks.indices {
       page += Array(#"<script type="application/json" id="chunk-\#(index)">"#.utf8)
-      page += HTMLEscaping.scriptJSON(Self.json(slice.map(ReportEntry.init), encoder))
+      page += blocks[index]
+      blocks[index] = []
       page += Array("</script>\n".utf8)
       if index == 0 { page += Array("<script>\(ReportScript.source)</script>\n".utf8) }
     }
     page += Array("</body>\n</html>\n".utf8)
-    return (page, summary)
+    return page
   }
 
   /// The Content-Security-Policy: nothing but this page's own style and script, and images
@@ -168,8 +196,10 @@ public struct ReportWriter: Sendable {
     var chunks: Int
   }
 
-  private static func json(_ value: some Encodable, _ encoder: JSONEncoder) -> [UInt8] {
+  private static func json(_ value: some Encodable) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
     // Cards and the configuration hold only strings and integers: encoding them cannot fail.
-    (try? [UInt8](encoder.encode(value))) ?? Array("null".utf8)
+    return (try? [UInt8](encoder.encode(value))) ?? Array("null".utf8)
   }
 }

@@ -78,6 +78,17 @@ struct CardTests {
     #expect(card.url != nil)
   }
 
+  @Test func anImageThatFailedIsExplainedOnlyWhenThereIsNoImage() {
+    var withoutImage = record()
+    withoutImage.image = nil
+    withoutImage.imageError = RecordError(
+      code: "undecodableImage", message: "The JPEG image could not be decoded.")
+    #expect(Card(record: withoutImage).imageError?.code == "undecodableImage")
+    var withImage = record()
+    withImage.imageError = RecordError(code: "httpStatus", message: "The server answered HTTP 404.")
+    #expect(Card(record: withImage).imageError == nil)
+  }
+
   @Test func notModifiedIsOK() {
     #expect(Card(record: record(outcome: .notModified)).state == .ok)
   }

@@ -120,6 +120,10 @@ enum FrontendFixtures {
     try text.write(to: URL(fileURLWithPath: directory + "/manifest.jsonl"))
   }
 
+  /// The repository's `samples` directory.
+  static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("samples").path
+
   /// The script that drives Chromium, and whether the machine can run it.
   static var browserDriver: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -3,51 +3,53 @@ import Testing
 
 @testable import Thumbify
 
-/// samples/frontend in headless Chromium: it must find cards under the same keys the crawl writes.
-@Suite("Frontend sample in Chromium", .serialized, .timeLimit(.minutes(2)))
-struct FrontendSampleTests {
-  static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("samples/frontend").path
+extension ChromiumTests {
+  /// samples/frontend in headless Chromium: it must find cards under the same keys the crawl writes.
+  @Suite("Frontend sample in Chromium", .timeLimit(.minutes(2)))
+  struct FrontendSampleTests {
+    static let sample = FrontendFixtures.samples + "/frontend"
 
-  /// Spellings the crawl's normalization test covers; the page must normalize each the same way.
-  static let spellings = [
-    "HTTP://Example.COM", "http://example.com:80/a", "https://example.com:8443/", "http://example.com:0080/",
-    "http://example.com/page#section", "http://example.com/?#frag", "  http://example.com/a  ",
-    "http://example.com/a/./b/../c", "http://example.com/../../x", "http://example.com\\a\\b",
-    "http://example.com/%7euser/%41", "http://example.com/a%2fb%2Fc", "http://example.com/a b",
-    "http://example.com/caf\u{E9}", "http://example.com/caf%c3%a9", "http://example.com/100%",
-    "http://example.com/s?q=a+b&x=%2f&y", "http://B\u{FC}cher.example/", "http://\u{4E2D}\u{6587}.com/",
-    "http://[2001:DB8::1]/", "http://User:P%61ss@Example.com/", "http://127.1/", "http://x.example/a|b{c}",
-  ]
+    /// Spellings the crawl's normalization test covers; the page must normalize each the same way.
+    static let spellings = [
+      "HTTP://Example.COM", "http://example.com:80/a", "https://example.com:8443/",
+      "http://example.com:0080/",
+      "http://example.com/page#section", "http://example.com/?#frag", "  http://example.com/a  ",
+      "http://example.com/a/./b/../c", "http://example.com/../../x", "http://example.com\\a\\b",
+      "http://example.com/%7euser/%41", "http://example.com/a%2fb%2Fc", "http://example.com/a b",
+      "http://example.com/caf\u{E9}", "http://example.com/caf%c3%a9", "http://example.com/100%",
+      "http://example.com/s?q=a+b&x=%2f&y", "http://B\u{FC}cher.example/", "http://\u{4E2D}\u{6587}.com/",
+      "http://[2001:DB8::1]/", "http://User:P%61ss@Example.com/", "http://127.1/", "http://x.example/a|b{c}",
+    ]
 
-  @Test func theSampleFindsACardByAnySpellingOfItsURLAndDrawsIt() async throws {
-    let root = try FrontendFixtures.temporaryDirectory()
-    let output = root + "/out"
-    try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-    let records = try FrontendFixtures.records(in: output, count: 1)
-    try CardWriter(outputDirectory: output).write(records: records)
-    try FileManager.default.copyItem(atPath: Self.sample, toPath: root + "/frontend")
-    let vectors = root + "/vectors.json"
-    try JSONEncoder().encode(Self.spellings).write(to: URL(fileURLWithPath: vectors))
-    let spelling =
-      records[0].normalizedURL.replacingOccurrences(of: "https://", with: "HTTPS://") + "#fragment"
+    @Test func theSampleFindsACardByAnySpellingOfItsURLAndDrawsIt() async throws {
+      let root = try FrontendFixtures.temporaryDirectory()
+      let output = root + "/out"
+      try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+      let records = try FrontendFixtures.records(in: output, count: 1)
+      try CardWriter(outputDirectory: output).write(records: records)
+      try FileManager.default.copyItem(atPath: Self.sample, toPath: root + "/frontend")
+      let vectors = root + "/vectors.json"
+      try JSONEncoder().encode(Self.spellings).write(to: URL(fileURLWithPath: vectors))
+      let spelling =
+        records[0].normalizedURL.replacingOccurrences(of: "https://", with: "HTTPS://") + "#fragment"
 
-    let (status, result) = try await ReportBrowserTests().check([
-      "frontend", root + "/frontend/index.html", "--serve", root, "--url", spelling, "--output", "../out/",
-      "--vectors", vectors,
-    ])
+      let (status, result) = try await ReportBrowserTests().check([
+        "frontend", root + "/frontend/index.html", "--serve", root, "--url", spelling, "--output", "../out/",
+        "--vectors", vectors,
+      ])
 
-    #expect(status == 0, "\(result["failures"] ?? "")")
-    let key = CardKey(normalizedURL: records[0].normalizedURL).hex
-    #expect(result["keyLine"] as? String == "cards/\(key).json")
-    #expect(result["title"] as? String == records[0].metadata?.title)
-    #expect(result["imageLoaded"] as? Bool == true)
-    let normalized = try #require(result["normalized"] as? [String])
-    let keys = try #require(result["keys"] as? [String])
-    for (index, spelling) in Self.spellings.enumerated() {
-      let expected = try URLNormalization.normalize(spelling)
-      #expect(normalized[index] == expected, "\(spelling)")
-      #expect(keys[index] == CardKey(normalizedURL: expected).hex, "\(spelling)")
+      #expect(status == 0, "\(result["failures"] ?? "")")
+      let key = CardKey(normalizedURL: records[0].normalizedURL).hex
+      #expect(result["keyLine"] as? String == "cards/\(key).json")
+      #expect(result["title"] as? String == records[0].metadata?.title)
+      #expect(result["imageLoaded"] as? Bool == true)
+      let normalized = try #require(result["normalized"] as? [String])
+      let keys = try #require(result["keys"] as? [String])
+      for (index, spelling) in Self.spellings.enumerated() {
+        let expected = try URLNormalization.normalize(spelling)
+        #expect(normalized[index] == expected, "\(spelling)")
+        #expect(keys[index] == CardKey(normalizedURL: expected).hex, "\(spelling)")
+      }
     }
   }
 }
