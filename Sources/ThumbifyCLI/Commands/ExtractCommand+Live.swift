@@ -2,14 +2,8 @@ import Foundation
 import Thumbify
 
 extension ExtractCommand {
-  /// What the live form prints: the page fetch's HTTP facts and the page's metadata, under
-  /// the same keys a crawl record uses.
-  struct LiveOutput: Encodable {
-    var fetch: FetchFacts
-    var metadata: PageMetadata
-  }
-
-  /// `thumbify extract <url>`: fetches the page with `CurlFetcher`, then extracts.
+  /// `thumbify extract <url>`: `LinkMetadataProvider` over `CurlFetcher`; prints the page
+  /// fetch's HTTP facts and the page's metadata under a crawl record's keys.
   static func runLive(url: String, _ arguments: ParsedArguments, console: Console) async throws(UsageError)
     -> Int32
   {
@@ -18,24 +12,17 @@ extension ExtractCommand {
     }
     let iconSize = try iconSize(arguments)
     let configuration = try fetcherConfiguration(arguments)
-    let fetcher: CurlFetcher
-    let response: FetchResponse
+    let preview: LinkMetadataProvider.Preview
     do {
-      fetcher = try CurlFetcher(configuration: configuration)
-      response = try await fetcher.fetch(FetchRequest(url: url, kind: .page))
+      let provider = LinkMetadataProvider(
+        fetcher: try CurlFetcher(configuration: configuration),
+        extractor: MetadataExtractor(iconTargetSize: iconSize))
+      preview = try await provider.metadata(for: url)
     } catch {
       console.printError("Error: \(error)")
       return ExitCode.someFailed
     }
-    var metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
-      html: response.body, pageURL: response.finalURL, contentType: response.contentType)
-    metadata.originalURL = response.requestedURL  // LPLinkMetadata: the URL asked for, before redirects
-    let facts = FetchFacts(
-      finalURL: response.finalURL, status: response.status,
-      redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,
-      lastModified: response.lastModified, fetchedAt: ISO8601DateFormatter().string(from: Date()),
-      duration: response.duration)
-    return printJSON(LiveOutput(fetch: facts, metadata: metadata), arguments, console: console)
+    return printJSON(preview, arguments, console: console)
   }
 
   /// The fetcher settings from `--timeout`, `--cacert`, `--allow-private-network`,

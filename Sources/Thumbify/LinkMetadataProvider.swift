@@ -1,0 +1,53 @@
+import Foundation
+
+/// Fetches one page and reads its link-card metadata: thumbify's counterpart of
+/// LinkPresentation's `LPMetadataProvider`, for server programs.
+///
+/// ```swift
+/// let provider = LinkMetadataProvider(fetcher: try CurlFetcher())
+/// let preview = try await provider.metadata(for: "https://example.com/article")
+/// print(preview.metadata.title ?? "-", preview.fetch.finalURL)
+/// ```
+///
+/// Errors are typed: a `FetchError`, whose `family` is LinkPresentation's
+/// (`cancelled`, `failed`, `timedOut`, `unknown`). Thumbnails of the card image and
+/// icon are made with `Thumbnailer`; whole corpora go through `CrawlJob`.
+public struct LinkMetadataProvider: Sendable {
+  /// One page's metadata and the HTTP facts of its fetch, under a crawl record's keys.
+  public struct Preview: Sendable, Codable, Equatable {
+    public var fetch: FetchFacts
+    public var metadata: PageMetadata
+  }
+
+  private let fetcher: any Fetching
+  private let extractor: any MetadataExtracting
+
+  public init(fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor()) {
+    self.fetcher = fetcher
+    self.extractor = extractor
+  }
+
+  /// Fetches `url` (following redirects, within the fetcher's limits) and extracts its metadata.
+  ///
+  /// `metadata.originalURL` is the URL asked for, as in `LPLinkMetadata`; relative
+  /// URLs in the page resolve against the final URL after redirects.
+  /// - Throws: `FetchError` when the page cannot be fetched.
+  public func metadata(for url: String) async throws(FetchError) -> Preview {
+    let response = try await fetcher.fetch(FetchRequest(url: url, kind: .page))
+    var metadata = extractor.extract(
+      html: response.body, pageURL: response.finalURL, contentType: response.contentType)
+    metadata.originalURL = response.requestedURL
+    let fetchedAt = Timestamp.iso8601(Date().timeIntervalSince1970)
+    return Preview(fetch: FetchFacts(response, fetchedAt: fetchedAt), metadata: metadata)
+  }
+}
+
+extension FetchFacts {
+  /// The facts a manifest keeps about a successful page fetch.
+  public init(_ response: FetchResponse, fetchedAt: String) {
+    self.init(
+      finalURL: response.finalURL, status: response.status,
+      redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,
+      lastModified: response.lastModified, fetchedAt: fetchedAt, duration: response.duration)
+  }
+}

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import Thumbify
+
+/// A fetcher whose one page was reached through a redirect.
+private struct RedirectedPageFetcher: Fetching {
+  let html: String
+
+  func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+    guard request.url == "http://example.test/old" else { throw .httpStatus(404) }
+    return FetchResponse(
+      requestedURL: request.url, finalURL: "https://example.test/articles/new",
+      redirects: ["http://example.test/old"], status: 200, contentType: "text/html; charset=utf-8",
+      etag: "\"e1\"", body: Array(html.utf8), duration: 0.25)
+  }
+}
+
+@Suite("LinkMetadataProvider")
+struct LinkMetadataProviderTests {
+  let page = """
+    <html><head><title>Fallback</title><meta property="og:title" content="A &amp; B">
+    <meta property="og:image" content="../img/card.jpg"></head></html>
+    """
+
+  @Test func resolvesAgainstTheFinalURLAndKeepsTheURLAskedFor() async throws {
+    // Given a page reached through a redirect
+    let provider = LinkMetadataProvider(fetcher: RedirectedPageFetcher(html: page))
+    // When its metadata is read
+    let preview = try await provider.metadata(for: "http://example.test/old")
+    // Then relative URLs resolve against where the page really is, and the request is remembered
+    #expect(preview.metadata.title == "A & B")
+    #expect(preview.metadata.image?.url == "https://example.test/img/card.jpg")
+    #expect(preview.metadata.originalURL == "http://example.test/old")
+    #expect(preview.fetch.finalURL == "https://example.test/articles/new")
+    #expect(preview.fetch.redirects == ["http://example.test/old"])
+    #expect(preview.fetch.etag == "\"e1\"")
+    #expect(preview.fetch.fetchedAt.hasSuffix("Z"))
+  }
+
+  @Test func fetchFailuresAreTypedWithTheirLinkPresentationFamily() async {
+    let provider = LinkMetadataProvider(fetcher: RedirectedPageFetcher(html: page))
+    do {
+      _ = try await provider.metadata(for: "http://example.test/missing")
+      Issue.record("a 404 must throw")
+    } catch {
+      #expect(error == .httpStatus(404))
+      #expect(error.family == .failed)
+    }
+  }
+}
