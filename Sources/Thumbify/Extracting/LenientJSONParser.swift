@@ -129,6 +129,14 @@ struct LenientJSONParser {
   /// Reads a string at `position` (a `"`), decoding escapes; surrogate pairs are joined.
   private mutating func string() -> String? {
     position += 1
+    // Most strings have no escape: made straight from the input, without a byte array first.
+    var end = position
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+      position = end + 1
+      return text
+    }
     var output: [UInt8] = []
     while position < bytes.count {
       let byte = bytes[position]
