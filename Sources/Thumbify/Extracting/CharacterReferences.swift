@@ -32,7 +32,14 @@ enum CharacterReferences {
   /// - Parameter isAttribute: applies the attribute-value rule for legacy names.
   static func decode(_ input: UnsafeBufferPointer<UInt8>, isAttribute: Bool) -> [UInt8] {
     var output: [UInt8] = []
-    output.reserveCapacity(input.count)
+    decode(input, isAttribute: isAttribute, into: &output)
+    return output
+  }
+
+  /// Decodes every reference in `input`, appending the UTF-8 bytes to `output` (a caller that
+  /// decodes many values reuses one buffer).
+  static func decode(_ input: UnsafeBufferPointer<UInt8>, isAttribute: Bool, into output: inout [UInt8]) {
+    output.reserveCapacity(output.count + input.count)
     var index = 0
     let count = input.count
     while index < count {
@@ -42,7 +49,6 @@ enum CharacterReferences {
       guard ampersand < count else { break }
       index = decodeReference(input, at: ampersand, isAttribute: isAttribute, into: &output)
     }
-    return output
   }
 
   /// Decodes the reference starting at the `&` at `start`; returns the index after what it consumed.
