@@ -32,19 +32,23 @@ enum CharacterReferences {
   /// - Parameter isAttribute: applies the attribute-value rule for legacy names.
   static func decode(_ input: UnsafeBufferPointer<UInt8>, isAttribute: Bool) -> [UInt8] {
     var output: [UInt8] = []
-    output.reserveCapacity(input.count)
+    decode(input, isAttribute: isAttribute, into: &output)
+    return output
+  }
+
+  /// Decodes every reference in `input`, appending the UTF-8 bytes to `output` (a caller that
+  /// decodes many values reuses one buffer).
+  static func decode(_ input: UnsafeBufferPointer<UInt8>, isAttribute: Bool, into output: inout [UInt8]) {
+    output.reserveCapacity(output.count + input.count)
     var index = 0
     let count = input.count
     while index < count {
-      let byte = input[index]
-      if byte != UInt8(ascii: "&") {
-        output.append(byte)
-        index += 1
-        continue
-      }
-      index = decodeReference(input, at: index, isAttribute: isAttribute, into: &output)
+      // Copies the run up to the next `&` in one go: most bytes are not part of a reference.
+      let ampersand = input[index...].firstIndex(of: UInt8(ascii: "&")) ?? count
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: input[index..<ampersand]))
+      guard ampersand < count else { break }
+      index = decodeReference(input, at: ampersand, isAttribute: isAttribute, into: &output)
     }
-    return output
   }
 
   /// Decodes the reference starting at the `&` at `start`; returns the index after what it consumed.
@@ -65,8 +69,7 @@ enum CharacterReferences {
       output.append(UInt8(ascii: "&"))
       return next
     }
-    if end < input.count, input[end] == UInt8(ascii: ";"), let common = common(input, next..<end) {
-      output.append(contentsOf: common)
+    if end < input.count, input[end] == UInt8(ascii: ";"), appendCommon(input, next..<end, to: &output) {
       return end + 1
     }
     if end < input.count, input[end] == UInt8(ascii: ";"),
@@ -95,29 +98,49 @@ enum CharacterReferences {
     return next
   }
 
-  /// The few names most pages use, matched without hashing a string.
+  /// Appends the replacement of one of the few names most pages use, matched without hashing
+  /// a string (or building an array); returns `false` for every other name.
   @inline(__always)
-  private static func common(_ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [UInt8]? {
+  private static func appendCommon(
+    _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to output: inout [UInt8]
+  ) -> Bool {
     switch range.count {
     case 2:
       let pair = (input[range.lowerBound], input[range.lowerBound + 1])
-      if pair == (UInt8(ascii: "l"), UInt8(ascii: "t")) { return [UInt8(ascii: "<")] }
-      if pair == (UInt8(ascii: "g"), UInt8(ascii: "t")) { return [UInt8(ascii: ">")] }
+      if pair == (UInt8(ascii: "l"), UInt8(ascii: "t")) {
+        output.append(UInt8(ascii: "<"))
+        return true
+      }
+      if pair == (UInt8(ascii: "g"), UInt8(ascii: "t")) {
+        output.append(UInt8(ascii: ">"))
+        return true
+      }
     case 3:
       if input[range.lowerBound] == UInt8(ascii: "a"), input[range.lowerBound + 1] == UInt8(ascii: "m"),
         input[range.lowerBound + 2] == UInt8(ascii: "p")
       {
-        return [UInt8(ascii: "&")]
+        output.append(UInt8(ascii: "&"))
+        return true
       }
     case 4:
       let word = UnsafeRawPointer(input.baseAddress! + range.lowerBound).loadUnaligned(as: UInt32.self)
-      if word == quot { return [UInt8(ascii: "\"")] }
-      if word == apos { return [UInt8(ascii: "'")] }
-      if word == nbsp { return [0xC2, 0xA0] }
+      if word == quot {
+        output.append(UInt8(ascii: "\""))
+        return true
+      }
+      if word == apos {
+        output.append(UInt8(ascii: "'"))
+        return true
+      }
+      if word == nbsp {
+        output.append(0xC2)
+        output.append(0xA0)
+        return true
+      }
     default:
       break
     }
-    return nil
+    return false
   }
 
   private static let quot = littleEndianWord("quot")

@@ -109,7 +109,9 @@ extension HTMLTokenizer {
       let length = min(valueRange.count, Self.maximumAttributeLength)
       let raw = UnsafeBufferPointer(start: base + valueRange.lowerBound, count: length)
       if memchr(base + valueRange.lowerBound, Int32(UInt8(ascii: "&")), length) != nil {
-        value = String(decoding: CharacterReferences.decode(raw, isAttribute: true), as: UTF8.self)
+        decodedValue.removeAll(keepingCapacity: true)
+        CharacterReferences.decode(raw, isAttribute: true, into: &decodedValue)
+        value = String(decoding: decodedValue, as: UTF8.self)
       } else {
         value = String(decoding: raw, as: UTF8.self)
       }

@@ -27,6 +27,8 @@ struct HTMLTokenizer {
   var foreignDepth = 0
   var attributes: [HTMLAttribute] = []
   var nameBuffer = [UInt8](repeating: 0, count: 16)
+  /// Scratch space for attribute values with character references, reused from tag to tag.
+  var decodedValue: [UInt8] = []
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes

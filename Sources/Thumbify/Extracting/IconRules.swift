@@ -8,12 +8,12 @@ struct IconRules {
 
   func candidates() -> [IconRanking.Entry] {
     var entries: [IconRanking.Entry] = []
-    for link in rules.collector.links where link.rel.contains(where: { $0.contains("icon") }) {
+    for link in rules.collector.links where link.rel.contains(where: { Self.contains($0, "icon") }) {
       guard let url = rules.resolve(link.href) else { continue }
       let type = link.type.flatMap { TextNormalizer.clean($0, limit: 100) }
       let sizes = link.sizes.flatMap { TextNormalizer.clean($0, limit: 100) }
       let isVector =
-        link.rel.contains("mask-icon") || type.map { ASCII.lowercased($0).contains("svg") } == true
+        link.rel.contains("mask-icon") || type.map { Self.contains(ASCII.lowercased($0), "svg") } == true
         || ASCII.lowercased(url.path).hasSuffix(".svg") || sizes.map(ASCII.lowercased) == "any"
       let isStandard = link.rel.contains {
         Self.standardRels.contains($0) || $0.hasPrefix("apple-touch-icon")
@@ -41,5 +41,23 @@ struct IconRules {
           isVector: ASCII.lowercased(url.path).hasSuffix(".svg"), isLogo: true))
     }
     return entries
+  }
+
+  /// Whether `text` contains the ASCII `needle`. An ASCII text is searched byte by byte, which
+  /// answers as the Unicode-aware `String.contains` does without its cost (it goes through
+  /// Foundation); any other text takes that path.
+  static func contains(_ text: String, _ needle: StaticString) -> Bool {
+    let found = text.utf8.withContiguousStorageIfAvailable { haystack -> Bool? in
+      guard haystack.allSatisfy({ $0 < 0x80 }) else { return nil }
+      let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+      guard haystack.count >= pattern.count else { return false }
+      for start in 0...(haystack.count - pattern.count)
+      where UnsafeBufferPointer(rebasing: haystack[start..<(start + pattern.count)]).elementsEqual(pattern) {
+        return true
+      }
+      return false
+    }
+    if let found, let found { return found }
+    return text.contains(String(describing: needle))
   }
 }

@@ -29,9 +29,10 @@ struct ImageRules {
   /// Groups the `prefix` (`og:image`, `og:video`) structured properties in document order.
   static func groups(_ prefix: String, in metas: [MetadataCollector.Meta]) -> [Group] {
     var groups: [Group] = []
-    for meta in metas where meta.key.hasPrefix(prefix) {
-      let suffix = meta.key.dropFirst(prefix.count)
-      let content = meta.content
+    // By index, so the metas of other keys (most of them) are only looked at, not copied.
+    for position in metas.indices where metas[position].key.hasPrefix(prefix) {
+      let suffix = metas[position].key.dropFirst(prefix.count)
+      let content = metas[position].content
       switch suffix {
       case "":
         groups.append(Group(plain: content))

@@ -111,7 +111,25 @@ struct JSONLDGraph {
 
   /// The digits a string starts with (`"1200px"` → 1200), when positive.
   static func leadingInteger(_ text: String) -> Int? {
-    let digits = ASCII.trimmed(text).prefix { $0.isASCII && $0.isNumber }
+    let trimmed = ASCII.trimmed(text)
+    // Byte by byte, the usual case; a non-ASCII byte right after the digits may be a combining
+    // mark that makes the last digit a Character that is no number, so it takes the Character path.
+    var digitCount = 0
+    var value = 0
+    for byte in trimmed.utf8 {
+      guard ASCII.isDigit(byte) else {
+        if byte >= 0x80 && digitCount > 0 { return leadingIntegerByCharacter(trimmed) }
+        break
+      }
+      digitCount += 1
+      if digitCount < 7 { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
+    }
+    guard digitCount > 0, digitCount < 7, value > 0 else { return nil }
+    return value
+  }
+
+  private static func leadingIntegerByCharacter(_ trimmed: String) -> Int? {
+    let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
     guard !digits.isEmpty, digits.count < 7, let value = Int(digits), value > 0 else { return nil }
     return value
   }

@@ -64,20 +64,22 @@ struct LenientJSONParser {
 
   private mutating func object(depth: Int) -> JSONValue? {
     position += 1
-    var members: [String: JSONValue] = [:]
+    // Gathered in order, then made a dictionary of the right size at once (the first of
+    // repeated keys wins), instead of growing and rehashing it member by member.
+    var members: [(String, JSONValue)] = []
     while true {
       skipWhitespace()
       guard position < bytes.count else { return nil }
       if bytes[position] == UInt8(ascii: "}") {
         position += 1
-        return .object(members)
+        return .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
       }
       guard bytes[position] == UInt8(ascii: "\""), let key = string() else { return nil }
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { return nil }
       position += 1
       guard let member = value(depth: depth + 1) else { return nil }
-      if members[key] == nil { members[key] = member }
+      members.append((key, member))
       skipWhitespace()
       guard position < bytes.count else { return nil }
       if bytes[position] == UInt8(ascii: ",") {
@@ -129,6 +131,14 @@ struct LenientJSONParser {
   /// Reads a string at `position` (a `"`), decoding escapes; surrogate pairs are joined.
   private mutating func string() -> String? {
     position += 1
+    // Most strings have no escape: made straight from the input, without a byte array first.
+    var end = position
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+    if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+      position = end + 1
+      return text
+    }
     var output: [UInt8] = []
     while position < bytes.count {
       let byte = bytes[position]

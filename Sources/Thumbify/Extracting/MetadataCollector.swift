@@ -131,14 +131,39 @@ struct MetadataCollector: HTMLTokenSink {
       let href = attributes.first(where: { $0.name == "href" })?.value,
       let rel = attributes.first(where: { $0.name == "rel" })?.value
     else { return }
-    let tokens = ASCII.lowercased(rel).split(whereSeparator: {
+    links.append(
+      Link(
+        rel: Self.relTokens(rel), href: href,
+        sizes: attributes.first(where: { $0.name == "sizes" })?.value,
+        type: attributes.first(where: { $0.name == "type" })?.value))
+  }
+
+  /// The lower-cased tokens of a `rel` value, split at the whitespace Characters space, tab, LF,
+  /// CR and FF. An ASCII value without CR LF (one Character, not a separator) is split byte by
+  /// byte, which gives the same tokens without grapheme breaking; any other value is split by
+  /// Character.
+  static func relTokens(_ rel: String) -> [String] {
+    let bytewise = rel.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
+      var tokens: [String] = []
+      var start = 0
+      for index in 0...bytes.count {
+        let byte = index < bytes.count ? bytes[index] : UInt8(ascii: " ")
+        if byte >= 0x80 || (byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A) {
+          return nil
+        }
+        guard ASCII.isWhitespace(byte) else { continue }
+        if index > start {
+          let token = UnsafeBufferPointer(rebasing: bytes[start..<index])
+          tokens.append(String(decoding: token.lazy.map(ASCII.lower), as: UTF8.self))
+        }
+        start = index + 1
+      }
+      return tokens
+    }
+    if let bytewise, let bytewise { return bytewise }
+    return ASCII.lowercased(rel).split(whereSeparator: {
       $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}"
     })
     .map(String.init)
-    links.append(
-      Link(
-        rel: tokens, href: href,
-        sizes: attributes.first(where: { $0.name == "sizes" })?.value,
-        type: attributes.first(where: { $0.name == "type" })?.value))
   }
 }

@@ -19,7 +19,9 @@ struct MetadataRules {
     self.jsonLD = JSONLDGraph(blocks: collector.jsonLDBlocks)
     self.iconTargetSize = iconTargetSize
     var first: [String: String] = [:]
-    for meta in collector.metas where first[meta.key] == nil && !ASCII.isBlank(meta.content) {
+    first.reserveCapacity(collector.metas.count)
+    // Backwards, so the first occurrence is written last and wins with one hash per meta.
+    for meta in collector.metas.reversed() where !ASCII.isBlank(meta.content) {
       first[meta.key] = meta.content
     }
     self.firstByKey = first

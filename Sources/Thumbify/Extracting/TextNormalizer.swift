@@ -86,13 +86,19 @@ enum TextNormalizer {
 
   /// Decodes character references in raw RCDATA/JSON text, then cleans it.
   static func cleanDecoding(_ bytes: [UInt8], limit: Int) -> String? {
-    let decoded = bytes.withUnsafeBufferPointer { CharacterReferences.decode($0, isAttribute: false) }
-    return decoded.withUnsafeBufferPointer { clean(bytes: $0, limit: limit) }
+    bytes.withUnsafeBufferPointer { cleanDecoding(bytes: $0, limit: limit) }
   }
 
   /// Decodes character references in a string (JSON-LD values often carry `&amp;`), then cleans it.
   static func cleanDecoding(_ text: String, limit: Int) -> String? {
-    guard text.utf8.contains(UInt8(ascii: "&")) else { return clean(text, limit: limit) }
-    return cleanDecoding(Array(text.utf8), limit: limit)
+    var text = text
+    return text.withUTF8 { cleanDecoding(bytes: $0, limit: limit) }
+  }
+
+  /// Text without `&` has no reference: it is cleaned as it is, without a decoded copy.
+  private static func cleanDecoding(bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String? {
+    guard bytes.contains(UInt8(ascii: "&")) else { return clean(bytes: bytes, limit: limit) }
+    let decoded = CharacterReferences.decode(bytes, isAttribute: false)
+    return decoded.withUnsafeBufferPointer { clean(bytes: $0, limit: limit) }
   }
 }

@@ -17,7 +17,13 @@ public struct WebURL: Sendable, Equatable, CustomStringConvertible {
 
   /// The serialized URL (`https://example.com/a?b#c`).
   public var description: String {
-    var text = scheme + "://"
+    var text = ""
+    // One allocation: the parts' lengths plus separators and a port's digits.
+    text.reserveCapacity(
+      scheme.utf8.count + userinfo.utf8.count + host.utf8.count + path.utf8.count
+        + (query?.utf8.count ?? 0) + (fragment?.utf8.count ?? 0) + 16)
+    text += scheme
+    text += "://"
     if !userinfo.isEmpty { text += userinfo + "@" }
     text += host
     if let port { text += ":\(port)" }

@@ -63,7 +63,7 @@ enum WebURLFastPath {
     var previous: UInt8 = 0
     while index < buffer.count {
       let byte = buffer[index]
-      guard byte > 0x20, byte < 0x7F, !unsafeBytes.contains(byte) else { return nil }
+      guard byte > 0x20, byte < 0x7F, !isUnsafe(byte) else { return nil }
       if fragmentStart == nil {
         if byte == UInt8(ascii: "#") {
           fragmentStart = index
@@ -93,6 +93,16 @@ enum WebURLFastPath {
     String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
   }
 
-  /// Bytes that some component would percent-encode or that need the full parser.
-  private static let unsafeBytes: Set<UInt8> = Set("\"<>`{}\\".utf8)
+  /// Bytes that some component would percent-encode or that need the full parser (a switch,
+  /// not a `Set`: it runs for every byte of every URL).
+  @inline(__always)
+  private static func isUnsafe(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"), UInt8(ascii: "{"),
+      UInt8(ascii: "}"), UInt8(ascii: "\\"):
+      return true
+    default:
+      return false
+    }
+  }
 }
