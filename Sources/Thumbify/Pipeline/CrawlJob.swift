@@ -126,8 +126,9 @@ public final class CrawlJob: Sendable {
           }
           return nil
         },
-        { record in
-          try writer.append(record)
+        { record, json in
+          // The state stores each record with the manifest's encoding: copied, not encoded again.
+          try writer.append(encoded: json)
           try cards.write(record)
           summary.outcomes[record.outcome, default: 0] += 1
           if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
