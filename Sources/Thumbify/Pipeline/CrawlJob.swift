@@ -116,7 +116,7 @@ public final class CrawlJob: Sendable {
       summary.outcomes = [:]
       summary.imageFailures = 0
       let writer = try ManifestWriter(path: outputDirectory + "/manifest.jsonl")
-      var cards = try CardWriter(outputDirectory: outputDirectory).start()
+      let cards = BackgroundCardWriter(try CardWriter(outputDirectory: outputDirectory).start())
       let list = try openList()
       try state.forEachRecord(
         of: run.id,
@@ -134,6 +134,7 @@ public final class CrawlJob: Sendable {
           if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
         })
       if let robots { try state.saveRobotsEntries(robots.export()) }
+      try cards.drain()
       try writer.commit()
       _ = try cards.finish()
       summary.records = writer.count
