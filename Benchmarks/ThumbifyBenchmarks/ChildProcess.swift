@@ -7,6 +7,8 @@ enum ChildProcess {
     var status: Int32
     var seconds: Double
     var peakRSSKiB: Int
+    /// User + system CPU seconds of the child and the descendants it waited for (a process pool).
+    var cpuSeconds: Double = 0
   }
 
   /// A started child that is stopped with SIGTERM and reaped.
@@ -46,7 +48,10 @@ enum ChildProcess {
       throw BenchmarkFailure(
         "\(executable) \(arguments.joined(separator: " ")) exited with \(exitStatus)")
     }
-    return Outcome(status: exitStatus, seconds: seconds, peakRSSKiB: usage.ru_maxrss)
+    let cpu =
+      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Outcome(status: exitStatus, seconds: seconds, peakRSSKiB: usage.ru_maxrss, cpuSeconds: cpu)
   }
 
   /// Waits until something listens on `host:port` (at most 5 s).

@@ -11,7 +11,8 @@ import Foundation
 /// og:image per site, a slow, a failing and a redirecting site). Each sample is a cold crawl into a
 /// fresh directory by the real `thumbify` binary (the release build next to this program) and by the
 /// peer, each a child process whose wall time and peak RSS (`wait4`'s `ru_maxrss`) are recorded.
-/// `--scale N` adds one thumbify crawl of N URLs to show that peak RSS does not grow with the list.
+/// `--scale N` adds one crawl of N URLs by each tool: peak RSS must not grow with the list, and the
+/// fixed costs (the distinct photos, the slow site's tail) weigh less than at 10,000 URLs.
 enum CrawlBenchmark {
   static func run(_ arguments: [String]) async throws {
     let urls = Int(ImagingBenchmark.option("--urls", in: arguments) ?? "") ?? 10_000
@@ -61,10 +62,13 @@ enum CrawlBenchmark {
     print("warm-up: 1,000 URLs with each tool")
     _ = try crawl(1_000, "thumbify")
     _ = try crawl(1_000, "peer")
+    // Samples alternate between the tools so that load from other work on the machine hits both alike.
     var ours: [ChildProcess.Outcome] = []
-    for _ in 0..<samples { ours.append(try crawl(urls, "thumbify")) }
     var theirs: [ChildProcess.Outcome] = []
-    for _ in 0..<peerSamples { theirs.append(try crawl(urls, "peer")) }
+    for index in 0..<max(samples, peerSamples) {
+      if index < samples { ours.append(try crawl(urls, "thumbify")) }
+      if index < peerSamples { theirs.append(try crawl(urls, "peer")) }
+    }
     let oursMedian = median(ours.map(\.seconds))
     let theirsMedian = median(theirs.map(\.seconds))
     let oursRate = Double(urls) / oursMedian
@@ -79,13 +83,35 @@ enum CrawlBenchmark {
           "python peer     %6d URLs: median %.2f s over %d samples = %.1f URLs/s, peak RSS %.1f MB (main process)",
         urls, theirsMedian, peerSamples, theirsRate, Double(theirs.map(\.peakRSSKiB).max() ?? 0) / 1024))
     print(String(format: "ratio: thumbify is %.2fx the peer's URLs/s", oursRate / theirsRate))
+    // CPU time is far less sensitive than wall time to other work on the machine and to the slow
+    // site's tail (both tools wait ~10 s for its largest photo at 32 KB/s whatever their speed).
+    let oursCPU = median(ours.map(\.cpuSeconds))
+    let theirsCPU = median(theirs.map(\.cpuSeconds))
+    print(
+      String(
+        format: "CPU (user+sys, pool workers included): thumbify %.2f s, peer %.2f s = %.2fx less; load %@",
+        oursCPU, theirsCPU, theirsCPU / oursCPU, loadAverage()))
     if scale > 0 {
       let big = try crawl(scale, "thumbify")
+      let peerBig = try crawl(scale, "peer")
+      for (name, outcome) in [("thumbify crawl ", big), ("python peer    ", peerBig)] {
+        print(
+          String(
+            format: "%@ %6d URLs: %.2f s = %.1f URLs/s, peak RSS %.1f MB, CPU %.2f s", name, scale,
+            outcome.seconds, Double(scale) / outcome.seconds, Double(outcome.peakRSSKiB) / 1024,
+            outcome.cpuSeconds))
+      }
       print(
         String(
-          format: "thumbify crawl  %6d URLs: %.2f s = %.1f URLs/s, peak RSS %.1f MB", scale, big.seconds,
-          Double(scale) / big.seconds, Double(big.peakRSSKiB) / 1024))
+          format: "ratio at %d URLs: thumbify is %.2fx the peer's URLs/s", scale,
+          peerBig.seconds / big.seconds))
     }
+  }
+
+  /// `/proc/loadavg`'s first three fields (other work sharing the machine).
+  static func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
   }
 
   static func median(_ values: [Double]) -> Double {

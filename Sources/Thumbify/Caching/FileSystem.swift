@@ -21,7 +21,13 @@ public enum FileSystem {
 
   /// Writes `bytes` to a temporary file beside `path`, `fsync`s it and renames
   /// it over `path`: readers see the old file or the new one, never a torn one.
-  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
+  ///
+  /// With `isDurable` false the `fsync` is skipped: the replacement is still atomic for readers and
+  /// survives the process being killed, but a power cut may leave the new file empty. For files that
+  /// are derived from a durable one and rewritten when their bytes differ (cards from the manifest).
+  public static func writeAtomically(_ bytes: [UInt8], to path: String, isDurable: Bool = true)
+    throws(StoreError)
+  {
     let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -45,7 +51,7 @@ public enum FileSystem {
         offset += written
       }
       guard fchmod(descriptor, 0o644) == 0 else { throw error("set permissions of", temporary) }
-      guard fsync(descriptor) == 0 else { throw error("flush", temporary) }
+      guard !isDurable || fsync(descriptor) == 0 else { throw error("flush", temporary) }
     }
     guard rename(temporary, path) == 0 else { throw error("rename a temporary file to", path) }
     isRenamed = true

@@ -33,7 +33,16 @@ public final class ManifestWriter {
     guard let data = try? encoder.encode(record) else {
       throw .io(path: temporaryPath, operation: "encode a record for", message: "the record is not encodable")
     }
-    buffer.append(contentsOf: data)
+    try appendLine(data)
+  }
+
+  /// Appends one record already encoded as this writer would (sorted keys, unescaped slashes, one line).
+  public func append(encoded json: String) throws(StoreError) {
+    try appendLine(json.utf8)
+  }
+
+  private func appendLine(_ bytes: some Sequence<UInt8>) throws(StoreError) {
+    buffer.append(contentsOf: bytes)
     buffer.append(0x0A)
     count += 1
     if buffer.count >= 1 << 16 { try flush() }

@@ -48,6 +48,7 @@ public final class StateStore: Sendable {
   }
 
   private let connection: Mutex<Connection>
+  /// The manifest's encoding (`ManifestWriter`): stored records are copied into the manifest as they are.
   private static let encoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -165,9 +166,11 @@ public final class StateStore: Sendable {
   ///
   /// - Parameters:
   ///   - next: returns the next normalized URL of the input, or `nil` at its end.
-  ///   - body: called with each URL's record (URLs without a record of `run` are skipped).
+  ///   - body: called with each URL's record and its JSON as stored (the manifest's encoding, so the
+  ///     manifest writes it as is instead of encoding the record again); URLs without a record of `run`
+  ///     are skipped.
   public func forEachRecord(
-    of run: Int64, in next: () -> String?, _ body: (CrawlRecord) throws -> Void
+    of run: Int64, in next: () -> String?, _ body: (CrawlRecord, String) throws -> Void
   ) throws {
     // `listed` is bookkeeping for this walk only: one transaction, rolled back if the walk fails.
     try withDatabase { (db) throws(StateError) in
@@ -183,7 +186,7 @@ public final class StateStore: Sendable {
           "UPDATE pages SET listed = 1 WHERE url = ?1 AND run = ?2 AND listed IS NULL RETURNING current",
           [.text(url), .integer(run)])
       }
-      if let json = rows.first?.first?.text, let record = Self.decode(json) { try body(record) }
+      if let json = rows.first?.first?.text, let record = Self.decode(json) { try body(record, json) }
     }
     try withDatabase { (db) throws(StateError) in try db.execute("COMMIT") }
     isCommitted = true

@@ -116,7 +116,7 @@ public final class CrawlJob: Sendable {
       summary.outcomes = [:]
       summary.imageFailures = 0
       let writer = try ManifestWriter(path: outputDirectory + "/manifest.jsonl")
-      var cards = try CardWriter(outputDirectory: outputDirectory).start()
+      let cards = BackgroundCardWriter(try CardWriter(outputDirectory: outputDirectory).start())
       let list = try openList()
       try state.forEachRecord(
         of: run.id,
@@ -126,13 +126,15 @@ public final class CrawlJob: Sendable {
           }
           return nil
         },
-        { record in
-          try writer.append(record)
+        { record, json in
+          // The state stores each record with the manifest's encoding: copied, not encoded again.
+          try writer.append(encoded: json)
           try cards.write(record)
           summary.outcomes[record.outcome, default: 0] += 1
           if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
         })
       if let robots { try state.saveRobotsEntries(robots.export()) }
+      try cards.drain()
       try writer.commit()
       _ = try cards.finish()
       summary.records = writer.count
