@@ -34,3 +34,13 @@ public struct CrawlConfiguration: Sendable {
   /// The variants made from the icon.
   public var iconVariants: [ThumbnailVariant] { variants.filter { $0.role == .icon } }
 }
+
+extension CrawlConfiguration {
+  /// Whether a page or image last fetched at `fetchedAt` may be revalidated with its
+  /// validators at `now`; past `maxAge` (`--max-age`) it is fetched unconditionally.
+  func mayRevalidate(fetchedAt: Double?, now: Double) -> Bool {
+    guard let maxAge else { return true }
+    guard let fetchedAt else { return false }
+    return now - fetchedAt < maxAge
+  }
+}

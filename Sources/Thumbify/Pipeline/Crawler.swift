@@ -105,9 +105,7 @@ public final class Crawler: Sendable {
   {
     let now = clock()
     var request = FetchRequest(url: normalizedURL, kind: .page)
-    let isFresh =
-      configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
-    if previous.good != nil, isFresh {
+    if previous.good != nil, configuration.mayRevalidate(fetchedAt: previous.fetchedAt, now: now) {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
     }
@@ -137,10 +135,7 @@ public final class Crawler: Sendable {
     }
     let metadata = extractor.extract(
       html: response.body, pageURL: response.finalURL, contentType: response.contentType)
-    let facts = FetchFacts(
-      finalURL: response.finalURL, status: response.status,
-      redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,
-      lastModified: response.lastModified, fetchedAt: Timestamp.iso8601(now), duration: response.duration)
+    let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
     async let image = images.thumbnails(
       candidates: imageCandidates(metadata), variants: configuration.imageVariants)
     async let icon = images.thumbnails(

@@ -98,9 +98,7 @@ final class ImageStage: Sendable {
     }
     let now = clock()
     var request = FetchRequest(url: url, kind: .image)
-    let isFresh =
-      configuration.maxAge.map { maxAge in previous.fetchedAt.map { now - $0 < maxAge } ?? false } ?? true
-    if known != nil, isFresh {
+    if known != nil, configuration.mayRevalidate(fetchedAt: previous.fetchedAt, now: now) {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
     }
