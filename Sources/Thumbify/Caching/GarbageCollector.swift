@@ -63,18 +63,13 @@ public struct GarbageCollector: Sendable {
   private func readManifestReferences(into referenced: inout Set<String>) throws(CrawlJobError) {
     let path = outputDirectory + "/manifest.jsonl"
     guard access(path, F_OK) == 0 else { return }
-    let reader: LineReader
     do {
-      reader = try LineReader(path: path)
-    } catch {
-      throw .storage(error)
-    }
-    let decoder = JSONDecoder()
-    while let line = reader.nextLine() {
-      guard let record = try? decoder.decode(CrawlRecord.self, from: Data(line)) else {
-        throw .storage(.io(path: path, operation: "read", message: "a line is not a manifest record"))
+      try ManifestReader(directory: outputDirectory).readRecords { record in
+        referenced.formUnion(record.blobPaths)
       }
-      for blob in record.blobPaths { referenced.insert(blob) }
+    } catch {
+      // An unreadable manifest might reference any blob: collect nothing.
+      throw .storage(.io(path: path, operation: "read", message: "\(error)"))
     }
   }
 

@@ -49,4 +49,20 @@ struct GarbageCollectorTests {
     #expect(throws: CrawlJobError.self) { try GarbageCollector(outputDirectory: directory).collect() }
     withExtendedLifetime(lock) {}
   }
+
+  @Test func refusesToCollectWhenTheManifestCannotBeRead() throws {
+    let directory = makeTemporaryDirectory("gc")
+    defer { removeDirectory(directory) }
+    // Given an old blob and a manifest with a corrupt line (which might have referenced it)
+    let blob = try BlobStore(root: directory).store(Array("maybe-referenced".utf8), fileExtension: "webp")
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-86_400)], ofItemAtPath: directory + "/" + blob.path)
+    _ = FileManager.default.createFile(
+      atPath: directory + "/manifest.jsonl", contents: Data("{\"schema\": 1, \"url\": \n".utf8))
+    // When gc runs, then it refuses, and the blob is still there
+    #expect(throws: CrawlJobError.self) {
+      try GarbageCollector(outputDirectory: directory, grace: 0).collect()
+    }
+    #expect(blobFiles(directory) == [blob.path])
+  }
 }
