@@ -73,29 +73,30 @@ enum ExtractBenchmark {
   }
 }
 
-/// Runs `body` with file descriptor 2 pointed at /dev/null (libxml2 prints every HTML error).
-func withStandardErrorSilenced<T>(_ body: () throws -> T) rethrows -> T {
+/// Points file descriptor 2 at /dev/null (libxml2 prints every HTML error) and returns
+/// what puts it back.
+private func silenceStandardError() -> () -> Void {
   let saved = dup(STDERR_FILENO)
   let null = open("/dev/null", O_WRONLY)
   if null >= 0 { dup2(null, STDERR_FILENO) }
-  defer {
+  return {
     if saved >= 0 { dup2(saved, STDERR_FILENO) }
     if null >= 0 { close(null) }
     if saved >= 0 { close(saved) }
   }
+}
+
+/// Runs `body` with standard error silenced.
+func withStandardErrorSilenced<T>(_ body: () throws -> T) rethrows -> T {
+  let restore = silenceStandardError()
+  defer { restore() }
   return try body()
 }
 
 /// The async form of `withStandardErrorSilenced(_:)`.
 func withStandardErrorSilencedAsync<T>(_ body: () async throws -> T) async rethrows -> T {
-  let saved = dup(STDERR_FILENO)
-  let null = open("/dev/null", O_WRONLY)
-  if null >= 0 { dup2(null, STDERR_FILENO) }
-  defer {
-    if saved >= 0 { dup2(saved, STDERR_FILENO) }
-    if null >= 0 { close(null) }
-    if saved >= 0 { close(saved) }
-  }
+  let restore = silenceStandardError()
+  defer { restore() }
   return try await body()
 }
 

@@ -9,9 +9,9 @@ enum ShrinkOnLoad {
   /// The size the thumbnail of an image of `size` will have, before any crop (never larger than `size`).
   static func finalSize(of size: Size, target: Size, fit: Fit) -> Size {
     guard size.width > 0, size.height > 0 else { return size }
-    let sx = Double(max(1, target.width)) / Double(size.width)
-    let sy = Double(max(1, target.height)) / Double(size.height)
-    let scale = min(1, fit == .contain ? min(sx, sy) : max(sx, sy))
+    // The scale is the resizer's own, so decoder and resizer cannot disagree on it; only
+    // the rounding differs: up here, so the decode is never a pixel short.
+    let scale = ThumbnailGeometry(source: size, box: target, fit: fit).scale
     return Size(
       width: max(1, Int((Double(size.width) * scale - 1e-9).rounded(.up))),
       height: max(1, Int((Double(size.height) * scale - 1e-9).rounded(.up))))

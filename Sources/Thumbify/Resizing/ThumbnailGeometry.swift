@@ -75,8 +75,8 @@ public struct ThumbnailGeometry: Sendable, Hashable {
   /// Whether a decode at `decoded` size (a reduced-scale decode of the
   /// source) still has at least as many pixels as the thumbnail needs.
   ///
-  /// Decoders use this for shrink-on-load: pick the smallest scale for which
-  /// this holds.
+  /// The property shrink-on-load (`ShrinkOnLoad`, built on `scale`) guarantees
+  /// for the scale a decoder picks.
   public func isCovered(by decoded: Size, source: Size) -> Bool {
     let factorX = Double(decoded.width) / Double(max(1, source.width))
     let factorY = Double(decoded.height) / Double(max(1, source.height))
