@@ -7,7 +7,7 @@ import Thumbify
 /// on a corpus of real photos: throughput (images/s, ratios), SSIM against a
 /// double-precision Lanczos3 reference, and peak RSS.
 ///
-/// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X] [--rgb-path]
+/// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X] [--jpeg-headroom X] [--rgb-path]
 /// [--quality-only]`
 ///
 /// `--headroom` is thumbify's shrink-on-load headroom (`DecodeOptions.shrinkHeadroom`):
@@ -17,17 +17,21 @@ enum ImagingBenchmark {
   /// `false` with `--rgb-path`: thumbify's Y′CbCr planar path off (`Thumbnailer.usesPlanarPath`).
   // Written once by run(_:) before any thumbnailing starts, read-only afterwards.
   nonisolated(unsafe) static var usesPlanarPath = true
+  /// `--jpeg-headroom`: `DecodeOptions.jpegShrinkHeadroom` (same rule as `usesPlanarPath`).
+  nonisolated(unsafe) static var jpegHeadroom = DecodeOptions().jpegShrinkHeadroom
 
   static func run(_ arguments: [String]) async throws {
     let samples = option("--samples", in: arguments).flatMap(Int.init) ?? 5
     let headroom = option("--headroom", in: arguments).flatMap(Double.init) ?? DecodeOptions().shrinkHeadroom
     let corpus = option("--corpus", in: arguments) ?? ".build/imaging-corpus"
     usesPlanarPath = !arguments.contains("--rgb-path")
+    if let value = option("--jpeg-headroom", in: arguments) { jpegHeadroom = Double(value) }
     let files = try ImagingCorpus.files(in: corpus)
     let out = NSTemporaryDirectory() + "thumbify-imaging-bench-\(getpid())"
     print(
       "corpus: \(files.count) images in \(corpus); \(samples) interleaved rounds after 1 warm-up; medians; "
-        + "thumbify shrink-on-load headroom \(headroom), \(usesPlanarPath ? "planar" : "RGB") path")
+        + "thumbify shrink-on-load headroom \(headroom) (JPEG \(jpegHeadroom ?? headroom)), \(usesPlanarPath ? "planar" : "RGB") path"
+    )
     let rssAtStart = ImagingCorpus.peakRSSKiB()
     var rssAfterFirstPass = 0
     var pillowRSS = 0
@@ -112,7 +116,7 @@ enum ImagingBenchmark {
   ) throws -> Double {
     let thumbnailer = Thumbnailer(
       decoder: ImageDecoder(), store: BenchmarkStore(directory: out),
-      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom),
+      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
       usesPlanarPath: usesPlanarPath)
     let next = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
@@ -231,7 +235,7 @@ enum ImagingBenchmark {
     let store = CapturingStore()
     let thumbnailer = Thumbnailer(
       decoder: ImageDecoder(), store: store,
-      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom),
+      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
       usesPlanarPath: usesPlanarPath)
     _ = try thumbnailer.thumbnails(of: bytes, source: "", variants: [configuration.variant])
     return store.bytes.withLock { $0 }

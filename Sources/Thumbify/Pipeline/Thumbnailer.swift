@@ -10,8 +10,8 @@
 ///
 /// YCbCr and grayscale JPEGs take the planar path when the decoder
 /// and encoder support it (``PlanarImageDecoding``, ``PlanarImageEncoding``):
-/// decoded to Y′CbCr planes, each plane resized, WebP encoded from the planes
-/// (PNG/JPEG from RGB converted at the output size). See docs/imaging.md.
+/// decoded to Y′CbCr planes, each plane resized, WebP encoded from the planes,
+/// when every variant is WebP. See docs/imaging.md.
 ///
 /// ```swift
 /// let thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: "out"))

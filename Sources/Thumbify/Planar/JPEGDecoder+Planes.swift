@@ -41,7 +41,9 @@ extension JPEGDecoder {
       let orientation = markers.orientation
       let stored = orientation.swapsDimensions ? (x: target.y, y: target.x) : target
       let required = YCbCrImage.chromaCovering(
-        ShrinkOnLoad.requiredSize(stored: header.size, orientation: orientation, options: options),
+        ShrinkOnLoad.requiredSize(
+          stored: header.size, orientation: orientation, options: options,
+          headroom: options.jpegShrinkHeadroom),
         stored: header.size, source: isGray ? (1, 1) : factor, target: stored)
       let scale = ShrinkOnLoad.smallestFactor(stored: header.size, required: required, among: Self.scales)
       let size = ShrinkOnLoad.scaledSize(header.size, by: scale)

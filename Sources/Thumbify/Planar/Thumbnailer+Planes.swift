@@ -2,9 +2,9 @@ extension Thumbnailer {
   /// The thumbnails made in Y′CbCr planes, or `nil` when the decoder, the
   /// encoder or the source does not support the planar path.
   ///
-  /// Each variant resizes the decoded planes to its own output, with chroma
-  /// at half size for WebP and at full size for PNG/JPEG (converted to RGB at
-  /// that size). The placeholder comes from the first variant's planes.
+  /// Used when every variant is WebP (4:2:0): each variant resizes the decoded
+  /// planes to its own output, chroma at half size. The placeholder comes from
+  /// the first variant's planes.
   func planarThumbnails(
     of data: [UInt8], source: String, variants: [ThumbnailVariant], options: DecodeOptions
   )
@@ -15,12 +15,11 @@ extension Thumbnailer {
     else { return nil }
     let decoded: DecodedPlanes
     do {
-      // The finest chroma any variant needs.
-      let factors = variants.map { planarEncoder.chromaFactor(for: $0.encoding) }
-      let finest = (x: factors.map(\.x).min() ?? 2, y: factors.map(\.y).min() ?? 2)
-      guard let planes = try planarDecoder.decodePlanes(data, options: options, chromaFactor: finest) else {
-        return nil
-      }
+      // Only when every variant is encoded from 4:2:0 planes (WebP): RGB outputs keep the RGB
+      // path, whose chroma is what the reference measures (docs/imaging.md).
+      guard variants.allSatisfy({ planarEncoder.chromaFactor(for: $0.encoding) == (2, 2) }),
+        let planes = try planarDecoder.decodePlanes(data, options: options, chromaFactor: (2, 2))
+      else { return nil }
       decoded = planes
     } catch {
       throw .image(error)

@@ -4,7 +4,8 @@ extension WebPEncoder {
   /// Encodes 4:2:0 Y′CbCr planes as lossy WebP, with the same settings as RGB input.
   ///
   /// The planes are copied into a `WebPPicture` (`use_argb = 0`, `WEBP_YUV420`),
-  /// converted from full to limited range on the way when needed, so libwebp's
+  /// converted from full to limited range on the way when needed
+  /// (``YCbCrImage/limitedRange()``'s tables), so libwebp's
   /// RGB import (`WebPPictureImportRGB`) is skipped.
   ///
   /// The corresponding C functions are `WebPPictureAlloc` and `WebPEncode`.
@@ -15,7 +16,7 @@ extension WebPEncoder {
     else {
       throw .encodingFailed(format: .webp, message: "The planes are not 4:2:0 (\(image.chromaFactor)).")
     }
-    let limited = image.limitedRange()
+    let tables = image.range == .full ? YCbCrImage.limitedRangeTables : nil
     return try encodePicture(options: options) { (picture) throws(ImageError) in
       picture.width = Int32(image.width)
       picture.height = Int32(image.height)
@@ -24,18 +25,31 @@ extension WebPEncoder {
       guard WebPPictureAlloc(&picture) != 0 else {
         throw .encodingFailed(format: .webp, message: Self.message(for: picture.error_code))
       }
-      Self.copy(limited.luma, to: picture.y, stride: Int(picture.y_stride))
-      Self.copy(limited.cb, to: picture.u, stride: Int(picture.uv_stride))
-      Self.copy(limited.cr, to: picture.v, stride: Int(picture.uv_stride))
+      Self.copy(image.luma, to: picture.y, stride: Int(picture.y_stride), through: tables?.luma)
+      Self.copy(image.cb, to: picture.u, stride: Int(picture.uv_stride), through: tables?.chroma)
+      Self.copy(image.cr, to: picture.v, stride: Int(picture.uv_stride), through: tables?.chroma)
     }
   }
 
-  /// Copies a plane's rows into a picture plane of `stride` bytes per row.
-  private static func copy(_ plane: SamplePlane, to destination: UnsafeMutablePointer<UInt8>?, stride: Int) {
+  /// Copies a plane's rows into a picture plane of `stride` bytes per row, mapping each sample through `table`.
+  private static func copy(
+    _ plane: SamplePlane, to destination: UnsafeMutablePointer<UInt8>?, stride: Int, through table: [UInt8]?
+  ) {
     guard let destination else { return }
     plane.samples.withUnsafeBufferPointer { source in
-      for row in 0..<plane.height {
-        (destination + row * stride).update(from: source.baseAddress! + row * plane.width, count: plane.width)
+      guard let table else {
+        for row in 0..<plane.height {
+          (destination + row * stride).update(
+            from: source.baseAddress! + row * plane.width, count: plane.width)
+        }
+        return
+      }
+      table.withUnsafeBufferPointer { table in
+        for row in 0..<plane.height {
+          let input = source.baseAddress! + row * plane.width
+          let output = destination + row * stride
+          for x in 0..<plane.width { output[x] = table[Int(input[x])] }
+        }
       }
     }
   }

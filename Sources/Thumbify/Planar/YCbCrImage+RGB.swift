@@ -65,6 +65,11 @@ extension YCbCrImage {
     return result
   }
 
+  /// The full → limited range tables for luma and chroma.
+  static var limitedRangeTables: (luma: [UInt8], chroma: [UInt8]) {
+    (ConversionTables.lumaToLimited, ConversionTables.chromaToLimited)
+  }
+
   /// `samples` through `table`.
   static func map(_ samples: [UInt8], _ table: [UInt8]) -> [UInt8] {
     table.withUnsafeBufferPointer { table in samples.map { table[Int($0)] } }

@@ -149,6 +149,30 @@ struct PlanarPathTests {
     }
   }
 
+  @Test(arguments: 1...8)
+  func exifOrientationGivesUprightPlanes(orientation: Int) throws {
+    // Given the upright 64×32 quadrant picture stored with this orientation
+    let swaps = orientation >= 5
+    let colors = OrientationTests.storedQuadrants[orientation, default: []].map {
+      TestImages.quadrantColors[$0]
+    }
+    let stored = TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
+    let jpeg = TestImages.withExifOrientation(TestImages.jpeg(stored), orientation)
+
+    // When it is decoded to planes and converted to RGB
+    let planes = try #require(try ImageDecoder().decodePlanes(jpeg, options: DecodeOptions()))
+    let image = Resampler().resize(planes.image, to: Size(width: 64, height: 32), chromaFactor: (1, 1)).rgb()
+
+    // Then the planes are upright, chroma included
+    #expect(planes.originalSize == Size(width: 64, height: 32) && planes.image.luma.width == 64)
+    #expect(
+      planes.image.chromaFactor == (2, 2) && planes.image.cb.width == 32 && planes.image.cb.height == 16)
+    for (index, (x, y)) in [(8, 8), (56, 8), (8, 24), (56, 24)].enumerated() {
+      let (r, g, b) = TestImages.quadrantColors[index]
+      #expect(TestImages.isClose(TestImages.pixel(image, x, y), [r, g, b], tolerance: 12))
+    }
+  }
+
   @Test(arguments: photos)
   func thumbnailsAreDeterministic(name: String) throws {
     let bytes = try Fixtures.photoBytes(name)
