@@ -7,25 +7,36 @@ import Thumbify
 /// on a corpus of real photos: throughput (images/s, ratios), SSIM against a
 /// double-precision Lanczos3 reference, and peak RSS.
 ///
-/// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X]`
+/// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X] [--jpeg-headroom X] [--rgb-path]
+/// [--quality-only]`
 ///
 /// `--headroom` is thumbify's shrink-on-load headroom (`DecodeOptions.shrinkHeadroom`):
 /// 1 decodes at the smallest JPEG/WebP scale that covers the thumbnail; libvips
 /// and Pillow leave a factor of 2.
 enum ImagingBenchmark {
+  /// `false` with `--rgb-path`: thumbify's Y′CbCr planar path off (`Thumbnailer.usesPlanarPath`).
+  // Written once by run(_:) before any thumbnailing starts, read-only afterwards.
+  nonisolated(unsafe) static var usesPlanarPath = true
+  /// `--jpeg-headroom`: `DecodeOptions.jpegShrinkHeadroom` (same rule as `usesPlanarPath`).
+  nonisolated(unsafe) static var jpegHeadroom = DecodeOptions().jpegShrinkHeadroom
+
   static func run(_ arguments: [String]) async throws {
     let samples = option("--samples", in: arguments).flatMap(Int.init) ?? 5
     let headroom = option("--headroom", in: arguments).flatMap(Double.init) ?? DecodeOptions().shrinkHeadroom
     let corpus = option("--corpus", in: arguments) ?? ".build/imaging-corpus"
+    usesPlanarPath = !arguments.contains("--rgb-path")
+    if let value = option("--jpeg-headroom", in: arguments) { jpegHeadroom = Double(value) }
     let files = try ImagingCorpus.files(in: corpus)
     let out = NSTemporaryDirectory() + "thumbify-imaging-bench-\(getpid())"
     print(
       "corpus: \(files.count) images in \(corpus); \(samples) interleaved rounds after 1 warm-up; medians; "
-        + "thumbify shrink-on-load headroom \(headroom)")
+        + "thumbify shrink-on-load headroom \(headroom) (JPEG \(jpegHeadroom ?? headroom)), \(usesPlanarPath ? "planar" : "RGB") path"
+    )
     let rssAtStart = ImagingCorpus.peakRSSKiB()
     var rssAfterFirstPass = 0
     var pillowRSS = 0
-    for configuration in ImagingCorpus.configurations {
+    let isTimed = !arguments.contains("--quality-only")
+    for configuration in ImagingCorpus.configurations where isTimed {
       print("\n-- \(configuration.name)")
       for threads in [1, 2] {
         let thumbifyOut = try directory(out, "thumbify-\(threads)")
@@ -74,6 +85,16 @@ enum ImagingBenchmark {
             + " (min \(format(cpuRatios.min() ?? 0)), max \(format(cpuRatios.max() ?? 0)))")
       }
     }
+    if !isTimed {
+      // The quality pass reads vipsthumbnail's and Pillow's single-thread outputs.
+      for configuration in ImagingCorpus.configurations {
+        try ImagingCorpus.vipsthumbnail(files, configuration, out: try directory(out, "vips-1"), processes: 1)
+        let pillow = try ImagingCorpus.PillowPeer(
+          files, configuration, out: try directory(out, "pillow-1"), threads: 1)
+        _ = try pillow.sample()
+        _ = try pillow.finish()
+      }
+    }
     let imagesProcessed = files.count * (samples + 1) * 2 * ImagingCorpus.configurations.count
     print(
       "\npeak RSS (VmHWM) of the thumbify process: \(rssAtStart / 1024) MiB at start, "
@@ -95,7 +116,8 @@ enum ImagingBenchmark {
   ) throws -> Double {
     let thumbnailer = Thumbnailer(
       decoder: ImageDecoder(), store: BenchmarkStore(directory: out),
-      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom))
+      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
+      usesPlanarPath: usesPlanarPath)
     let next = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
@@ -124,6 +146,8 @@ enum ImagingBenchmark {
     let decoder = ImageDecoder()
     let full = DecodeOptions(maxBytes: 64 << 20)
     var totals: [String: (sum: Double, count: Int, mismatched: Int)] = [:]
+    var perKind: [String: [String: (sum: Double, count: Int)]] = [:]
+    var psnr: [String: [Double]] = [:]
     for file in files {
       let bytes = try FileSystem.readFile(file, limit: 64 << 20)
       let source = try decoder.decode(bytes, options: full)
@@ -150,8 +174,14 @@ enum ImagingBenchmark {
           totals[tool, default: (0, 0, 0)].mismatched += 1
           continue
         }
+        let channels = channelPSNR(decoded.buffer, reference)
+        psnr[tool, default: [0, 0, 0]] = zip(psnr[tool, default: [0, 0, 0]], channels).map {
+          $0 + $1 / Double(files.count)
+        }
         totals[tool, default: (0, 0, 0)].sum += ssim
         totals[tool, default: (0, 0, 0)].count += 1
+        perKind[kind(of: file), default: [:]][tool, default: (0, 0)].sum += ssim
+        perKind[kind(of: file), default: [:]][tool, default: (0, 0)].count += 1
       }
     }
     let line = ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
@@ -161,19 +191,54 @@ enum ImagingBenchmark {
       return "\(tool) \(String(format: "%.4f", mean))\(skipped)"
     }
     print("SSIM vs double-precision Lanczos3 (mean over \(files.count)): " + line.joined(separator: "   "))
+    print(
+      "per-channel PSNR (dB, R/G/B, mean): "
+        + ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
+          "\(tool) " + (psnr[tool] ?? []).map { String(format: "%.2f", $0) }.joined(separator: "/")
+        }.joined(separator: "   "))
+    for kind in perKind.keys.sorted() {
+      let values = ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
+        let total = perKind[kind]?[tool] ?? (0, 0)
+        return "\(tool) " + String(format: "%.4f", total.count > 0 ? total.sum / Double(total.count) : 0)
+      }
+      print("  \(kind): " + values.joined(separator: "   "))
+    }
   }
 
-  /// thumbify's encoded thumbnail of `bytes`, exactly as the timed runs make it.
+  /// Per-channel PSNR (dB) of `image` against `reference` (RGB or RGBA, same size; alpha ignored).
+  static func channelPSNR(_ image: PixelBuffer, _ reference: PixelBuffer) -> [Double] {
+    (0..<3).map { channel in
+      var squared = 0.0
+      var count = 0
+      for pixel in 0..<(image.width * image.height) {
+        let difference =
+          Double(image.pixels[pixel * image.channels + channel])
+          - Double(reference.pixels[pixel * reference.channels + channel])
+        squared += difference * difference
+        count += 1
+      }
+      return 10 * log10(255 * 255 / max(squared / Double(max(1, count)), 1e-9))
+    }
+  }
+
+  /// A corpus file's kind: its name after the photo's stem (`1200x630.jpg`, `1600x900.webp`, …).
+  static func kind(of file: String) -> String {
+    let name = (file as NSString).lastPathComponent
+    guard let dash = name.firstIndex(of: "-") else { return name }
+    return String(name[name.index(after: dash)...])
+  }
+
+  /// thumbify's encoded thumbnail of `bytes`, exactly as the timed runs make it (`Thumbnailer`).
   static func thumbifyOutput(_ bytes: [UInt8], _ configuration: ImagingCorpus.Configuration, headroom: Double)
     throws -> [UInt8]
   {
-    let options = DecodeOptions(
-      target: configuration.box, fit: configuration.fit, maxBytes: 64 << 20, shrinkHeadroom: headroom)
-    let decoded = try ImageDecoder().decode(bytes, options: options)
-    let geometry = ThumbnailGeometry(
-      source: decoded.originalSize, box: configuration.box, fit: configuration.fit)
-    let pixels = Resampler().resize(decoded, geometry: geometry)
-    return try ImageEncoder().encode(pixels, options: configuration.variant.encoding)
+    let store = CapturingStore()
+    let thumbnailer = Thumbnailer(
+      decoder: ImageDecoder(), store: store,
+      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
+      usesPlanarPath: usesPlanarPath)
+    _ = try thumbnailer.thumbnails(of: bytes, source: "", variants: [configuration.variant])
+    return store.bytes.withLock { $0 }
   }
 
   /// Items per second of one run of `body`.

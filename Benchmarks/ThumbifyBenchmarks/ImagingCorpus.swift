@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Thumbify
 
 /// The imaging benchmark's inputs and the peers it is compared with.
@@ -176,5 +177,15 @@ struct BenchmarkStore: BlobStoring {
       throw .io(path: path, operation: "write", message: "createFile failed")
     }
     return StoredBlob(path: path, sha256: sha256, bytes: bytes.count, isNew: true)
+  }
+}
+
+/// Keeps the last stored blob's bytes (the quality pass reads thumbify's output back).
+final class CapturingStore: BlobStoring {
+  let bytes = Mutex<[UInt8]>([])
+
+  func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
+    self.bytes.withLock { $0 = bytes }
+    return StoredBlob(path: "", sha256: "", bytes: bytes.count, isNew: true)
   }
 }

@@ -27,7 +27,8 @@ struct JPEGDecoder: ImageDecoding {
       try options.checkPixels(header.size, format: .jpeg)
       let orientation = markers.orientation
       let required = ShrinkOnLoad.requiredSize(
-        stored: header.size, orientation: orientation, options: options)
+        stored: header.size, orientation: orientation, options: options,
+        headroom: options.jpegShrinkHeadroom)
       let factor = ShrinkOnLoad.smallestFactor(stored: header.size, required: required, among: Self.scales)
       let size = ShrinkOnLoad.scaledSize(header.size, by: factor)
       let isCMYK =

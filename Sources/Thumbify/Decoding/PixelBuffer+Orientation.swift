@@ -6,7 +6,15 @@ extension PixelBuffer {
   /// - Complexity: O(*n*) in the number of pixels, with one new buffer of the same size.
   public func oriented(_ orientation: ExifOrientation) -> PixelBuffer {
     guard orientation != .up else { return self }
-    let (w, h, c) = (width, height, channels)
+    let upright = orientation.upright(Size(width: width, height: height))
+    let output = Self.orientedSamples(pixels, width: width, height: height, channels: channels, orientation)
+    return PixelBuffer(width: upright.width, height: upright.height, channels: channels, pixels: output)
+  }
+
+  /// `w`×`h` pixels of `c` interleaved samples turned upright (the upright size is `orientation.upright`).
+  static func orientedSamples(
+    _ pixels: [UInt8], width w: Int, height h: Int, channels c: Int, _ orientation: ExifOrientation
+  ) -> [UInt8] {
     let upright = orientation.upright(Size(width: w, height: h))
     let (ow, oh) = (upright.width, upright.height)
     // For the upright pixel (x, y), the stored pixel is at start + x * dx + y * dy (in pixels).
@@ -21,7 +29,7 @@ extension PixelBuffer {
     case .rightMirrored: (start, dx, dy) = (w * h - 1, -w, -1)
     case .left: (start, dx, dy) = (w - 1, w, -1)
     }
-    let output = [UInt8](unsafeUninitializedCapacity: ow * oh * c) { out, initialized in
+    return [UInt8](unsafeUninitializedCapacity: ow * oh * c) { out, initialized in
       pixels.withUnsafeBufferPointer { source in
         var o = 0
         for y in 0..<oh {
@@ -35,6 +43,5 @@ extension PixelBuffer {
       }
       initialized = ow * oh * c
     }
-    return PixelBuffer(width: ow, height: oh, channels: c, pixels: output)
   }
 }

@@ -20,11 +20,14 @@ enum ShrinkOnLoad {
   /// The smallest size, in stored orientation, a decode of an image stored as `stored` must produce.
   ///
   /// - Returns: `stored` itself when `options` has no target.
-  static func requiredSize(stored: Size, orientation: ExifOrientation, options: DecodeOptions) -> Size {
+  /// - Parameter headroom: overrides ``DecodeOptions/shrinkHeadroom`` (JPEG passes its own).
+  static func requiredSize(
+    stored: Size, orientation: ExifOrientation, options: DecodeOptions, headroom: Double? = nil
+  ) -> Size {
     guard let target = options.target else { return stored }
     let upright = orientation.upright(stored)
     let final = finalSize(of: upright, target: target, fit: options.fit)
-    let headroom = max(1, options.shrinkHeadroom)
+    let headroom = max(1, headroom ?? options.shrinkHeadroom)
     let needed = Size(
       width: min(upright.width, Int((Double(final.width) * headroom).rounded(.up))),
       height: min(upright.height, Int((Double(final.height) * headroom).rounded(.up))))

@@ -67,6 +67,30 @@ final class TurboJPEGDecompressor {
     throw .corrupt(format: .jpeg, message: message)
   }
 
+  /// Decodes the Y, Cb and Cr planes (only Y for grayscale) at `size` into `planes`, each `widths[i]` samples wide.
+  ///
+  /// The corresponding C function is `tjDecompressToYUVPlanes`: libjpeg's raw
+  /// data output, without chroma upsampling or colour conversion. Warnings
+  /// are handled as in ``decompress(_:into:size:pixelFormat:)``.
+  func decompressToPlanes(
+    _ jpeg: UnsafeBufferPointer<UInt8>, into planes: [UnsafeMutablePointer<UInt8>], widths: [Int], size: Size
+  ) throws(ImageError) {
+    guard let base = jpeg.baseAddress else { throw .corrupt(format: .jpeg, message: "There is no data.") }
+    var pointers: [UnsafeMutablePointer<UInt8>?] = planes.map { $0 }
+    var strides = widths.map { Int32($0) }
+    while pointers.count < 3 {
+      pointers.append(nil)
+      strides.append(0)
+    }
+    let result = tjDecompressToYUVPlanes(
+      handle, base, UInt(jpeg.count), &pointers, Int32(size.width), &strides, Int32(size.height),
+      TJFLAG_LIMITSCANS)
+    guard result != 0 else { return }
+    let message = lastError
+    if tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), !Self.isTruncation(message) { return }
+    throw .corrupt(format: .jpeg, message: message)
+  }
+
   /// Whether a libjpeg warning says the data ended early.
   static func isTruncation(_ message: String) -> Bool {
     message.lowercased().contains("premature end")

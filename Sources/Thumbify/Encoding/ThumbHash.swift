@@ -107,14 +107,18 @@ public enum ThumbHash {
     var dc = 0.0
     var ac: [Double] = []
     var scale = 0.0
-    var fx = [Double](repeating: 0, count: width)
+    // The cosines, computed once per frequency (the same values the reference recomputes per term).
+    let fxs = (0..<nx).map { cx in
+      (0..<width).map { x in cos(Double.pi / Double(width) * Double(cx) * (Double(x) + 0.5)) }
+    }
     for cy in 0..<ny {
+      let fys = (0..<height).map { y in cos(Double.pi / Double(height) * Double(cy) * (Double(y) + 0.5)) }
       var cx = 0
       while cx * ny < nx * (ny - cy) {
         var f = 0.0
-        for x in 0..<width { fx[x] = cos(Double.pi / Double(width) * Double(cx) * (Double(x) + 0.5)) }
+        let fx = fxs[cx]
         for y in 0..<height {
-          let fy = cos(Double.pi / Double(height) * Double(cy) * (Double(y) + 0.5))
+          let fy = fys[y]
           for x in 0..<width { f += channel[x + y * width] * fx[x] * fy }
         }
         f /= Double(width * height)

@@ -17,6 +17,28 @@ public struct WebPEncoder: ImageEncoding {
   }
 
   public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+    try encodePicture(options: options) { (picture) throws(ImageError) in
+      picture.width = Int32(image.width)
+      picture.height = Int32(image.height)
+      picture.use_argb = 0
+      let stride = Int32(image.bytesPerRow)
+      let imported = image.pixels.withUnsafeBufferPointer { pixels in
+        image.hasAlpha
+          ? WebPPictureImportRGBA(&picture, pixels.baseAddress, stride)
+          : WebPPictureImportRGB(&picture, pixels.baseAddress, stride)
+      }
+      guard imported != 0 else {
+        throw .encodingFailed(format: .webp, message: Self.message(for: picture.error_code))
+      }
+    }
+  }
+
+  /// Configures the encoder, lets `fill` size and fill a picture, and encodes it to memory.
+  ///
+  /// The corresponding C function is `WebPEncode`.
+  func encodePicture(options: EncodeOptions, fill: (inout WebPPicture) throws(ImageError) -> Void)
+    throws(ImageError) -> [UInt8]
+  {
     var config = WebPConfig()
     guard thumbify_webp_config_init(&config) != 0 else {
       throw .encodingFailed(
@@ -30,18 +52,7 @@ public struct WebPEncoder: ImageEncoding {
       throw .encodingFailed(format: .webp, message: "libwebp could not initialise a picture.")
     }
     defer { WebPPictureFree(&picture) }
-    picture.width = Int32(image.width)
-    picture.height = Int32(image.height)
-    picture.use_argb = 0
-    let stride = Int32(image.bytesPerRow)
-    let imported = image.pixels.withUnsafeBufferPointer { pixels in
-      image.hasAlpha
-        ? WebPPictureImportRGBA(&picture, pixels.baseAddress, stride)
-        : WebPPictureImportRGB(&picture, pixels.baseAddress, stride)
-    }
-    guard imported != 0 else {
-      throw .encodingFailed(format: .webp, message: Self.message(for: picture.error_code))
-    }
+    try fill(&picture)
     var writer = WebPMemoryWriter()
     WebPMemoryWriterInit(&writer)
     defer { WebPMemoryWriterClear(&writer) }

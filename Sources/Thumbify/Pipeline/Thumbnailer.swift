@@ -8,6 +8,11 @@
 /// the first variant's pixels (what a page shows in that slot, and already
 /// small, so no extra pass over the full decode).
 ///
+/// YCbCr and grayscale JPEGs take the planar path when the decoder
+/// and encoder support it (``PlanarImageDecoding``, ``PlanarImageEncoding``):
+/// decoded to Y′CbCr planes, each plane resized, WebP encoded from the planes,
+/// when every variant is WebP. See docs/imaging.md.
+///
 /// ```swift
 /// let thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: "out"))
 /// let set = try thumbnailer.thumbnails(of: bytes, source: "https://example.com/og.jpg",
@@ -20,16 +25,19 @@ public struct Thumbnailer: Sendable {
   public var resampler: Resampler
   /// The pixel and byte limits decodes run with (the target is set per call).
   public var limits: DecodeOptions
+  /// Whether sources stored as Y′CbCr are thumbnailed in planes (see the type's discussion).
+  public var usesPlanarPath: Bool
 
   public init(
     decoder: any ImageDecoding, encoder: any ImageEncoding = ImageEncoder(), store: any BlobStoring,
-    resampler: Resampler = Resampler(), limits: DecodeOptions = DecodeOptions()
+    resampler: Resampler = Resampler(), limits: DecodeOptions = DecodeOptions(), usesPlanarPath: Bool = true
   ) {
     self.decoder = decoder
     self.encoder = encoder
     self.store = store
     self.resampler = resampler
     self.limits = limits
+    self.usesPlanarPath = usesPlanarPath
   }
 
   /// The thumbnails of one source image, one per variant, in the order given.
@@ -48,6 +56,11 @@ public struct Thumbnailer: Sendable {
     let hint = ThumbnailVariant.decodeTarget(for: variants)
     options.target = hint?.target
     options.fit = hint?.fit ?? .contain
+    if usesPlanarPath,
+      let set = try planarThumbnails(of: data, source: source, variants: variants, options: options)
+    {
+      return set
+    }
     let decoded: DecodedImage
     do {
       decoded = try decoder.decode(data, options: options)
@@ -65,21 +78,28 @@ public struct Thumbnailer: Sendable {
       } catch {
         throw .image(error)
       }
-      let blob: StoredBlob
-      do {
-        blob = try store.store(encoded, fileExtension: variant.encoding.format.fileExtension)
-      } catch {
-        throw .store(error)
-      }
-      thumbnails.append(
-        Thumbnail(
-          name: variant.name, path: blob.path, width: geometry.output.width, height: geometry.output.height,
-          bytes: blob.bytes, format: variant.encoding.format, sha256: blob.sha256))
+      thumbnails.append(try stored(encoded, variant: variant, geometry: geometry))
     }
     let shown = placeholder ?? Placeholder(image: decoded.buffer)
     return ThumbnailSet(
       source: source, width: decoded.originalSize.width, height: decoded.originalSize.height,
       placeholder: shown.thumbHash, color: shown.color, variants: thumbnails)
+  }
+
+  /// Stores a variant's encoded bytes and describes the result.
+  func stored(_ encoded: [UInt8], variant: ThumbnailVariant, geometry: ThumbnailGeometry)
+    throws(ThumbnailError)
+    -> Thumbnail
+  {
+    let blob: StoredBlob
+    do {
+      blob = try store.store(encoded, fileExtension: variant.encoding.format.fileExtension)
+    } catch {
+      throw .store(error)
+    }
+    return Thumbnail(
+      name: variant.name, path: blob.path, width: geometry.output.width, height: geometry.output.height,
+      bytes: blob.bytes, format: variant.encoding.format, sha256: blob.sha256)
   }
 
   /// The variant's pixels, resized from the decode, and the geometry they follow.

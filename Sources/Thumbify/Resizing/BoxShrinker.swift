@@ -5,18 +5,26 @@
 /// dropped (at most `factor - 1` pixels, invisible after the reduction).
 enum BoxShrinker {
   static func shrink(_ source: PixelBuffer, by factor: Int) -> PixelBuffer {
-    let channels = source.channels
-    let width = max(1, source.width / factor)
-    let height = max(1, source.height / factor)
-    let factorX = min(factor, source.width)
-    let factorY = min(factor, source.height)
-    let sourceStride = source.bytesPerRow
+    let (width, height, pixels) = shrinkSamples(
+      source.pixels, width: source.width, height: source.height, channels: source.channels, by: factor)
+    return PixelBuffer(width: width, height: height, channels: source.channels, pixels: pixels)
+  }
+
+  /// The box reduction of `width`×`height` pixels of `channels` interleaved samples (1 for a plane).
+  static func shrinkSamples(
+    _ samples: [UInt8], width sourceWidth: Int, height sourceHeight: Int, channels: Int, by factor: Int
+  ) -> (width: Int, height: Int, samples: [UInt8]) {
+    let width = max(1, sourceWidth / factor)
+    let height = max(1, sourceHeight / factor)
+    let factorX = min(factor, sourceWidth)
+    let factorY = min(factor, sourceHeight)
+    let sourceStride = sourceWidth * channels
     let usedStride = width * factorX * channels
     let outputStride = width * channels
     let area = UInt32(factorX * factorY)
     var pixels = [UInt8](repeating: 0, count: outputStride * height)
     var columnSums = [UInt32](repeating: 0, count: usedStride)
-    source.pixels.withUnsafeBufferPointer { sourceBuffer in
+    samples.withUnsafeBufferPointer { sourceBuffer in
       columnSums.withUnsafeMutableBufferPointer { sums in
         pixels.withUnsafeMutableBufferPointer { output in
           for y in 0..<height {
@@ -41,6 +49,6 @@ enum BoxShrinker {
         }
       }
     }
-    return PixelBuffer(width: width, height: height, channels: channels, pixels: pixels)
+    return (width, height, pixels)
   }
 }

@@ -2,7 +2,7 @@
 /// memory, written so the optimizer vectorizes them (4 channels per SIMD
 /// lane group horizontally, whole rows vertically).
 enum ConvolutionKernels {
-  private static let rounding = Int32(1) << (ResampleCoefficients.precisionBits - 1)
+  static let rounding = Int32(1) << (ResampleCoefficients.precisionBits - 1)
 
   /// Convolves each row in `rows` horizontally; the result has `rows.count` rows.
   static func horizontal(_ source: PixelBuffer, rows: Range<Int>, coefficients: ResampleCoefficients)
@@ -99,12 +99,22 @@ enum ConvolutionKernels {
   static func vertical(_ source: PixelBuffer, rowOffset: Int, coefficients: ResampleCoefficients)
     -> PixelBuffer
   {
-    let stride = source.bytesPerRow
+    let pixels = verticalSamples(
+      source.pixels, stride: source.bytesPerRow, height: source.height, rowOffset: rowOffset,
+      coefficients: coefficients)
+    return PixelBuffer(
+      width: source.width, height: coefficients.starts.count, channels: source.channels, pixels: pixels)
+  }
+
+  /// The vertical pass over rows of `stride` interleaved samples (any channel count, planes too).
+  static func verticalSamples(
+    _ samples: [UInt8], stride: Int, height: Int, rowOffset: Int, coefficients: ResampleCoefficients
+  ) -> [UInt8] {
     let outputHeight = coefficients.starts.count
     let taps = coefficients.taps
     var pixels = [UInt8](repeating: 0, count: stride * outputHeight)
     var sums = [Int32](repeating: 0, count: stride)
-    source.pixels.withUnsafeBufferPointer { sourceBuffer in
+    samples.withUnsafeBufferPointer { sourceBuffer in
       sums.withUnsafeMutableBufferPointer { sums in
         pixels.withUnsafeMutableBufferPointer { output in
           for y in 0..<outputHeight {
@@ -113,7 +123,7 @@ enum ConvolutionKernels {
             for k in 0..<taps {
               let weight = Int32(coefficients.weights[y * taps + k])
               let row = start + k
-              if weight == 0 || row < 0 || row >= source.height { continue }
+              if weight == 0 || row < 0 || row >= height { continue }
               let sourceRow = sourceBuffer.baseAddress! + row * stride
               for i in 0..<stride { sums[i] &+= Int32(sourceRow[i]) &* weight }
             }
@@ -126,6 +136,6 @@ enum ConvolutionKernels {
         }
       }
     }
-    return PixelBuffer(width: source.width, height: outputHeight, channels: source.channels, pixels: pixels)
+    return pixels
   }
 }

@@ -70,16 +70,21 @@ struct ShrinkOnLoadTests {
     #expect(scales == ["1/1", "1/2", "1/4", "1/8"])
   }
 
-  @Test(arguments: [(Fit.contain, 500, 375), (.cover, 1000, 750)])
-  func aRealPhotoSizedJPEGIsDecodedAtTheReducedScale(fit: Fit, width: Int, height: Int) throws {
+  @Test(
+    arguments: [(Fit.contain, 1.0, 500, 375), (.cover, 1.0, 1000, 750), (.contain, nil, 1000, 750)]
+      as [(Fit, Double?, Int, Int)])
+  func aRealPhotoSizedJPEGIsDecodedAtTheReducedScale(fit: Fit, jpegHeadroom: Double?, width: Int, height: Int)
+    throws
+  {
     // Given a 4000×3000 JPEG
     let jpeg = TestImages.jpeg(
       TestImages.rgb(width: 4000, height: 3000) { x, y in (UInt8(x / 16 % 256), UInt8(y / 12 % 256), 90) },
       quality: 50)
 
-    // When it is decoded for a 600×315 card
-    let image = try ImageDecoder().decode(
-      jpeg, options: DecodeOptions(target: Size(width: 600, height: 315), fit: fit))
+    // When it is decoded for a 600×315 card (JPEG headroom 1, or the default 1.5: contain needs 630×473)
+    var options = DecodeOptions(target: Size(width: 600, height: 315), fit: fit)
+    if let jpegHeadroom { options.jpegShrinkHeadroom = jpegHeadroom }
+    let image = try ImageDecoder().decode(jpeg, options: options)
 
     // Then TurboJPEG decoded it at the reduced scale, and the original size is still reported
     #expect(image.buffer.width == width && image.buffer.height == height)
@@ -97,7 +102,8 @@ struct ShrinkOnLoadTests {
     let jpeg = TestImages.withExifOrientation(TestImages.jpeg(stored, isProgressive: isProgressive), 6)
 
     // When decoded for a 75×100 contain box (the upright picture fits exactly at 1/8)
-    let image = try ImageDecoder().decode(jpeg, options: DecodeOptions(target: Size(width: 75, height: 100)))
+    let image = try ImageDecoder().decode(
+      jpeg, options: DecodeOptions(target: Size(width: 75, height: 100), jpegShrinkHeadroom: 1))
 
     // Then it was decoded at 1/8 (100×75 stored) and turned upright: 75×100 with red now top-right
     #expect(image.buffer.width == 75 && image.buffer.height == 100)

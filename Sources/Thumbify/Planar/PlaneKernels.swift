@@ -1,0 +1,95 @@
+/// The inner loops of the plane resize: ``ConvolutionKernels`` for one channel.
+///
+/// The horizontal pass takes eight taps per step (`SIMD8`), with each sample's
+/// weights zero-padded to a multiple of eight, so a window may read up to seven
+/// samples past its end (into the next row, or into a padded copy of the last
+/// row) with weight zero. The vertical pass is the interleaved one with a
+/// stride of one sample per pixel.
+enum PlaneKernels {
+  /// Convolves each row in `rows` horizontally; the result has `rows.count` rows.
+  static func horizontal(_ source: SamplePlane, rows: Range<Int>, coefficients: ResampleCoefficients)
+    -> SamplePlane
+  {
+    let outputWidth = coefficients.starts.count
+    let taps = coefficients.taps
+    let width = source.width
+    guard width >= 8 else { return horizontalScalar(source, rows: rows, coefficients: coefficients) }
+    let padded = (taps + 7) / 8 * 8
+    var weights = [Int16](repeating: 0, count: outputWidth * padded)
+    for x in 0..<outputWidth {
+      for k in 0..<taps { weights[x * padded + k] = coefficients.weights[x * taps + k] }
+    }
+    var lastRow = [UInt8](repeating: 0, count: width + 8)
+    var samples = [UInt8](repeating: 0, count: outputWidth * rows.count)
+    source.samples.withUnsafeBufferPointer { sourceBuffer in
+      let sourceBase = sourceBuffer.baseAddress!
+      lastRow.withUnsafeMutableBufferPointer {
+        $0.baseAddress!.update(from: sourceBase + (source.height - 1) * width, count: width)
+      }
+      lastRow.withUnsafeBufferPointer { lastRow in
+        weights.withUnsafeBufferPointer { weights in
+          coefficients.starts.withUnsafeBufferPointer { starts in
+            samples.withUnsafeMutableBufferPointer { output in
+              for (index, row) in rows.enumerated() {
+                let sourceRow = row == source.height - 1 ? lastRow.baseAddress! : sourceBase + row * width
+                let outputRow = output.baseAddress! + index * outputWidth
+                for x in 0..<outputWidth {
+                  var pointer = UnsafeRawPointer(sourceRow + starts[x])
+                  var weight = UnsafeRawPointer(weights.baseAddress! + x * padded)
+                  var sum = SIMD8<Int32>.zero
+                  for _ in 0..<(padded / 8) {
+                    let pixels = SIMD8<Int32>(
+                      truncatingIfNeeded: pointer.loadUnaligned(as: SIMD8<UInt8>.self))
+                    sum &+=
+                      pixels &* SIMD8<Int32>(truncatingIfNeeded: weight.loadUnaligned(as: SIMD8<Int16>.self))
+                    pointer += 8
+                    weight += 16
+                  }
+                  outputRow[x] = clamp(sum.wrappedSum())
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return SamplePlane(width: outputWidth, height: rows.count, samples: samples)
+  }
+
+  /// The horizontal pass one tap at a time, for planes narrower than one SIMD step.
+  private static func horizontalScalar(
+    _ source: SamplePlane, rows: Range<Int>, coefficients: ResampleCoefficients
+  ) -> SamplePlane {
+    let outputWidth = coefficients.starts.count
+    let taps = coefficients.taps
+    var samples = [UInt8](repeating: 0, count: outputWidth * rows.count)
+    for (index, row) in rows.enumerated() {
+      for x in 0..<outputWidth {
+        var sum: Int32 = 0
+        for k in 0..<taps {
+          sum +=
+            Int32(source.samples[row * source.width + coefficients.starts[x] + k])
+            * Int32(coefficients.weights[x * taps + k])
+        }
+        samples[index * outputWidth + x] = clamp(sum)
+      }
+    }
+    return SamplePlane(width: outputWidth, height: rows.count, samples: samples)
+  }
+
+  @inline(__always)
+  private static func clamp(_ sum: Int32) -> UInt8 {
+    let value = (sum &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits
+    return UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+  }
+
+  /// Convolves columns; `source` row 0 is source row `rowOffset` of the coefficients' axis.
+  static func vertical(_ source: SamplePlane, rowOffset: Int, coefficients: ResampleCoefficients)
+    -> SamplePlane
+  {
+    let samples = ConvolutionKernels.verticalSamples(
+      source.samples, stride: source.width, height: source.height, rowOffset: rowOffset,
+      coefficients: coefficients)
+    return SamplePlane(width: source.width, height: coefficients.starts.count, samples: samples)
+  }
+}

@@ -1,0 +1,71 @@
+import CWebP
+
+extension WebPEncoder {
+  /// Encodes 4:2:0 Y′CbCr planes as lossy WebP, with the same settings as RGB input.
+  ///
+  /// The planes are copied into a `WebPPicture` (`use_argb = 0`, `WEBP_YUV420`),
+  /// converted from full to limited range on the way when needed
+  /// (``YCbCrImage/limitedRange()``'s tables), so libwebp's
+  /// RGB import (`WebPPictureImportRGB`) is skipped.
+  ///
+  /// The corresponding C functions are `WebPPictureAlloc` and `WebPEncode`.
+  public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+    let chroma = YCbCrImage.chromaSize(of: Size(width: image.width, height: image.height), factor: (2, 2))
+    guard image.chromaFactor == (2, 2), image.cb.width == chroma.width, image.cb.height == chroma.height,
+      image.cr.width == chroma.width, image.cr.height == chroma.height
+    else {
+      throw .encodingFailed(format: .webp, message: "The planes are not 4:2:0 (\(image.chromaFactor)).")
+    }
+    let tables = image.range == .full ? YCbCrImage.limitedRangeTables : nil
+    return try encodePicture(options: options) { (picture) throws(ImageError) in
+      picture.width = Int32(image.width)
+      picture.height = Int32(image.height)
+      picture.use_argb = 0
+      picture.colorspace = WEBP_YUV420
+      guard WebPPictureAlloc(&picture) != 0 else {
+        throw .encodingFailed(format: .webp, message: Self.message(for: picture.error_code))
+      }
+      Self.copy(image.luma, to: picture.y, stride: Int(picture.y_stride), through: tables?.luma)
+      Self.copy(image.cb, to: picture.u, stride: Int(picture.uv_stride), through: tables?.chroma)
+      Self.copy(image.cr, to: picture.v, stride: Int(picture.uv_stride), through: tables?.chroma)
+    }
+  }
+
+  /// Copies a plane's rows into a picture plane of `stride` bytes per row, mapping each sample through `table`.
+  private static func copy(
+    _ plane: SamplePlane, to destination: UnsafeMutablePointer<UInt8>?, stride: Int, through table: [UInt8]?
+  ) {
+    guard let destination else { return }
+    plane.samples.withUnsafeBufferPointer { source in
+      guard let table else {
+        for row in 0..<plane.height {
+          (destination + row * stride).update(
+            from: source.baseAddress! + row * plane.width, count: plane.width)
+        }
+        return
+      }
+      table.withUnsafeBufferPointer { table in
+        for row in 0..<plane.height {
+          let input = source.baseAddress! + row * plane.width
+          let output = destination + row * stride
+          for x in 0..<plane.width { output[x] = table[Int(input[x])] }
+        }
+      }
+    }
+  }
+}
+
+extension ImageEncoder: PlanarImageEncoding {
+  /// WebP takes 4:2:0 planes; PNG and JPEG are encoded from RGB, so they take full-resolution chroma.
+  public func chromaFactor(for options: EncodeOptions) -> (x: Int, y: Int) {
+    options.format == .webp ? (2, 2) : (1, 1)
+  }
+
+  /// Encodes planes: WebP directly, PNG and JPEG through ``YCbCrImage/rgb()``.
+  public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+    switch options.format {
+    case .webp: try webp.encode(image, options: options)
+    case .jpeg, .png: try encode(image.rgb(), options: options)
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/// One plane of 8-bit samples, rows top to bottom, tightly packed.
+public struct SamplePlane: Sendable, Equatable {
+  public var width: Int
+  public var height: Int
+  public var samples: [UInt8]
+
+  public init(width: Int, height: Int, samples: [UInt8]) {
+    precondition(samples.count == width * height, "sample count does not match the size")
+    self.width = width
+    self.height = height
+    self.samples = samples
+  }
+
+  /// A plane of `width`×`height` samples that all have `value`.
+  public init(width: Int, height: Int, repeating value: UInt8) {
+    self.init(width: width, height: height, samples: [UInt8](repeating: value, count: width * height))
+  }
+}
+
+/// An opaque image as Y′CbCr planes, the layout JPEG and lossy WebP store:
+/// a luma plane at full size and two chroma planes, possibly subsampled.
+///
+/// The planar thumbnail path (docs/imaging.md) decodes into this, resizes each
+/// plane and hands the planes to the WebP encoder, skipping the decoder's
+/// chroma upsampling and colour conversion and the encoder's RGB import.
+///
+/// ```swift
+/// let rgb = image.rgb()   // for PNG/JPEG output and placeholders
+/// ```
+public struct YCbCrImage: Sendable, Equatable {
+  /// How the samples map to BT.601 Y′CbCr.
+  public enum Range: Sendable, Hashable {
+    /// Y, Cb and Cr in 0…255 (JPEG/JFIF).
+    case full
+    /// Y in 16…235, Cb and Cr in 16…240 (VP8/WebP, "studio" range).
+    case limited
+  }
+
+  public var luma: SamplePlane
+  public var cb: SamplePlane
+  public var cr: SamplePlane
+  public var range: Range
+  /// How many luma samples one chroma sample spans horizontally and vertically (4:2:0 is 2, 2).
+  public var chromaFactor: (x: Int, y: Int)
+
+  public init(
+    luma: SamplePlane, cb: SamplePlane, cr: SamplePlane, range: Range, chromaFactor: (x: Int, y: Int)
+  ) {
+    self.luma = luma
+    self.cb = cb
+    self.cr = cr
+    self.range = range
+    self.chromaFactor = chromaFactor
+  }
+
+  public var width: Int { luma.width }
+  public var height: Int { luma.height }
+
+  public static func == (lhs: YCbCrImage, rhs: YCbCrImage) -> Bool {
+    lhs.luma == rhs.luma && lhs.cb == rhs.cb && lhs.cr == rhs.cr && lhs.range == rhs.range
+      && lhs.chromaFactor == rhs.chromaFactor
+  }
+
+  /// How much larger than `required` a decode must be so that chroma subsampled by
+  /// `source` still covers an output whose chroma is subsampled by `target` (capped at `stored`).
+  static func chromaCovering(
+    _ required: Size, stored: Size, source: (x: Int, y: Int), target: (x: Int, y: Int)
+  ) -> Size {
+    let scale = max(
+      Double(source.x) / Double(max(1, target.x)), Double(source.y) / Double(max(1, target.y)), 1)
+    return Size(
+      width: min(stored.width, Int((Double(required.width) * scale).rounded(.up))),
+      height: min(stored.height, Int((Double(required.height) * scale).rounded(.up))))
+  }
+
+  /// The chroma plane size for a luma plane of `size` subsampled by `factor` (rounded up).
+  static func chromaSize(of size: Size, factor: (x: Int, y: Int)) -> Size {
+    Size(width: (size.width + factor.x - 1) / factor.x, height: (size.height + factor.y - 1) / factor.y)
+  }
+}
+
+/// A decoded, upright image in Y′CbCr planes (the planar counterpart of ``DecodedImage``).
+public struct DecodedPlanes: Sendable {
+  /// The planes, with EXIF orientation already applied.
+  public var image: YCbCrImage
+  /// The format sniffed from the bytes.
+  public var format: ImageFormat
+  /// The full-resolution size, upright (before any shrink-on-load).
+  public var originalSize: Size
+
+  public init(image: YCbCrImage, format: ImageFormat, originalSize: Size) {
+    self.image = image
+    self.format = format
+    self.originalSize = originalSize
+  }
+}
+
+/// A decoder that can also decode some sources straight to Y′CbCr planes.
+public protocol PlanarImageDecoding: ImageDecoding {
+  /// The image as Y′CbCr planes, or `nil` when the source is not stored that way
+  /// (PNG, GIF, WebP, CMYK or RGB JPEG…);
+  /// callers then use ``ImageDecoding/decode(_:options:)``.
+  ///
+  /// - Parameter chromaFactor: the chroma subsampling the caller will resize to. A
+  ///   shrink-on-load decode keeps the chroma planes at least that fine relative to
+  ///   the thumbnail: for (1, 1) (RGB output) a 4:2:0 source decodes at twice the
+  ///   size, because the RGB decode's chroma would otherwise be finer (libjpeg-turbo
+  ///   decodes subsampled chroma with a larger scaled IDCT instead of upsampling it).
+  func decodePlanes(_ data: [UInt8], options: DecodeOptions, chromaFactor: (x: Int, y: Int))
+    throws(ImageError) -> DecodedPlanes?
+}
+
+/// An encoder that can also encode Y′CbCr planes.
+public protocol PlanarImageEncoding: ImageEncoding {
+  /// Encodes planes whose chroma is subsampled by ``chromaFactor(for:)``.
+  func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8]
+  /// The chroma subsampling the encoder wants for `options`: (2, 2) for WebP, (1, 1) when it converts to RGB.
+  func chromaFactor(for options: EncodeOptions) -> (x: Int, y: Int)
+}
