@@ -78,6 +78,9 @@ public final class StateStore: Sendable {
       CREATE TABLE IF NOT EXISTS pages(
         url TEXT PRIMARY KEY, good TEXT, current TEXT, run INTEGER, etag TEXT, last_modified TEXT,
         fetched_at REAL, listed INTEGER);
+      -- The card keys (SHA-256 of the normalized URL) of the last manifest walk (forEachRecord).
+      -- pages.listed is no longer used: marking it rewrote every page row during the walk.
+      CREATE TABLE IF NOT EXISTS manifest_keys(key BLOB PRIMARY KEY) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS images(
         url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, source_sha TEXT, error TEXT, run INTEGER,
         fetched_at REAL);
@@ -162,34 +165,48 @@ public final class StateStore: Sendable {
     }
   }
 
-  /// Walks the records of `run` in the order `urls` yields them, each URL once, for the manifest.
+  /// Walks the records of `run` in the order `next` yields their URLs, each URL once, for the manifest.
+  ///
+  /// The walk remembers the card key of every URL it hands to `body` (in the database, not in memory:
+  /// a pass over a million URLs costs what one over ten does) until the next walk starts; `isListed(_:)`
+  /// asks about them, so the card writer can remove the cards of URLs no longer listed.
   ///
   /// - Parameters:
   ///   - next: returns the next normalized URL of the input, or `nil` at its end.
   ///   - body: called with each URL's record and its JSON as stored (the manifest's encoding, so the
   ///     manifest writes it as is instead of encoding the record again); URLs without a record of `run`
-  ///     are skipped.
+  ///     are skipped, and so are URLs already handed over.
   public func forEachRecord(
     of run: Int64, in next: () -> String?, _ body: (CrawlRecord, String) throws -> Void
   ) throws {
-    // `listed` is bookkeeping for this walk only: one transaction, rolled back if the walk fails.
-    try withDatabase { (db) throws(StateError) in
-      try db.execute("BEGIN; UPDATE pages SET listed = NULL WHERE listed IS NOT NULL")
+    // One transaction for the walk's bookkeeping: 100,000 small inserts commit once.
+    try withDatabase { (db) throws(StateError) in try db.execute("BEGIN IMMEDIATE; DELETE FROM manifest_keys")
     }
     var isCommitted = false
     defer {
       if !isCommitted { try? withDatabase { (db) throws(StateError) in try db.execute("ROLLBACK") } }
     }
     while let url = next() {
-      let rows = try withDatabase { (db) throws(StateError) in
+      let json = try withDatabase { (db) throws(StateError) -> String? in
+        let rows = try db.query(
+          "SELECT current FROM pages WHERE url = ?1 AND run = ?2", [.text(url), .integer(run)])
+        guard let json = rows.first?.first?.text else { return nil }
         try db.query(
-          "UPDATE pages SET listed = 1 WHERE url = ?1 AND run = ?2 AND listed IS NULL RETURNING current",
-          [.text(url), .integer(run)])
+          "INSERT INTO manifest_keys(key) VALUES(?1) ON CONFLICT DO NOTHING",
+          [.blob(CardKey(normalizedURL: url).bytes)])
+        return db.changes == 1 ? json : nil
       }
-      if let json = rows.first?.first?.text, let record = Self.decode(json) { try body(record, json) }
+      if let json, let record = Self.decode(json) { try body(record, json) }
     }
     try withDatabase { (db) throws(StateError) in try db.execute("COMMIT") }
     isCommitted = true
+  }
+
+  /// Whether the last `forEachRecord` walk handed over the record of the URL whose card key is `key`.
+  public func isListed(_ key: CardKey) throws(StateError) -> Bool {
+    try withDatabase { (db) throws(StateError) -> Bool in
+      !(try db.query("SELECT 1 FROM manifest_keys WHERE key = ?1", [.blob(key.bytes)])).isEmpty
+    }
   }
 
   /// Every blob path referenced by any record or thumbnail set the state holds.

@@ -116,7 +116,17 @@ public final class CrawlJob: Sendable {
       summary.outcomes = [:]
       summary.imageFailures = 0
       let writer = try ManifestWriter(path: outputDirectory + "/manifest.jsonl")
-      let cards = BackgroundCardWriter(try CardWriter(outputDirectory: outputDirectory).start())
+      // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
+      // which cards to keep instead of holding a set of every key (memory stays flat with the list).
+      let statePath = Self.statePath(for: outputDirectory)
+      let cards = BackgroundCardWriter(
+        try CardWriter(outputDirectory: outputDirectory).start(keeping: { (key) throws(StoreError) in
+          do throws(StateError) {
+            return try state.isListed(key)
+          } catch {
+            throw .io(path: statePath, operation: "read the card keys of", message: error.message)
+          }
+        }))
       let list = try openList()
       try state.forEachRecord(
         of: run.id,
