@@ -48,12 +48,11 @@ public final class StateStore: Sendable {
   }
 
   private let connection: Mutex<Connection>
-  /// The manifest's encoding (`ManifestWriter`): stored records are copied into the manifest as they are.
-  private static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
+  /// The manifest's encoding (`ManifestWriter`, `SortedJSONEncoder`): stored records are copied into the
+  /// manifest as they are.
+  private static func json(_ value: some Encodable) -> String? {
+    (try? SortedJSONEncoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+  }
 
   /// Opens or creates the state database at `path` (and its directory) in WAL mode.
   public init(path: String) throws(StateError) {
@@ -243,9 +242,7 @@ public final class StateStore: Sendable {
 
   /// Records the outcome of fetching the image at `url` in `run`.
   public func saveImage(_ url: String, state: ImageState) throws(StateError) {
-    let error = state.error.flatMap { try? Self.encoder.encode($0) }.map {
-      String(decoding: $0, as: UTF8.self)
-    }
+    let error = state.error.flatMap { Self.json($0) }
     try withDatabase { (db) throws(StateError) in
       try db.query(
         """
@@ -274,7 +271,7 @@ public final class StateStore: Sendable {
 
   /// Records the thumbnails made from `sourceSHA256` for `variants` (blobs must already be on disk).
   public func saveThumbnails(_ set: ThumbnailSet, sourceSHA256: String, variants: String) throws(StateError) {
-    let json = (try? Self.encoder.encode(set)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    let json = Self.json(set) ?? "{}"
     try withDatabase { (db) throws(StateError) in
       try db.query(
         "INSERT OR REPLACE INTO thumbnails(source_sha, variants, result) VALUES(?, ?, ?)",
@@ -307,7 +304,7 @@ public final class StateStore: Sendable {
   private typealias Value = SQLiteDatabase.Value
 
   static func encode(_ record: CrawlRecord) -> String {
-    (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    json(record) ?? "{}"
   }
 
   static func decode(_ json: String) -> CrawlRecord? {

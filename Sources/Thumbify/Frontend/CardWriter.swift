@@ -95,11 +95,6 @@ public struct CardWriter: Sendable {
     private var kept = Set<CardKey>()
     private let isKept: (@Sendable (CardKey) throws(StoreError) -> Bool)?
     private var summary = Summary()
-    private let encoder: JSONEncoder = {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      return encoder
-    }()
 
     init(cardsDirectory: String, isKept: (@Sendable (CardKey) throws(StoreError) -> Bool)?) {
       self.cardsDirectory = cardsDirectory
@@ -162,7 +157,10 @@ public struct CardWriter: Sendable {
 
     private func encode(_ card: Card) throws(StoreError) -> [UInt8] {
       do {
-        return [UInt8](try encoder.encode(card)) + [UInt8(ascii: "\n")]
+        // JSONEncoder's bytes with sorted keys and unescaped slashes, several times faster.
+        var bytes = try SortedJSONEncoder.encode(card)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
       } catch {
         throw .io(path: card.key, operation: "encode the card", message: String(describing: error))
       }
