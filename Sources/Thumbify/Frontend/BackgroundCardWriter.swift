@@ -29,13 +29,24 @@ final class BackgroundCardWriter: Sendable {
 
   /// Queues the card of `record`; waits while `backlog` cards are queued.
   func write(_ record: CrawlRecord) throws(StoreError) {
+    try enqueue { (session) throws(StoreError) in try session.write(record) }
+  }
+
+  /// Queues card bytes (`CardWriter.encodedCard(for:)`) for the card named `key`.
+  func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) {
+    try enqueue { (session) throws(StoreError) in try session.write(encoded: bytes, key: key) }
+  }
+
+  private func enqueue(_ work: @escaping @Sendable (inout CardWriter.Session) throws(StoreError) -> Void)
+    throws(StoreError)
+  {
     if let error = state.withLock({ $0.error }) { throw error }
     slots.wait()
     queue.async {
       self.state.withLock { state in
         guard state.error == nil else { return }
         do throws(StoreError) {
-          try state.session.write(record)
+          try work(&state.session)
         } catch {
           state.error = error
         }

@@ -88,6 +88,21 @@ public struct CardWriter: Sendable {
     }
   }
 
+  /// The bytes of the card file of `record`: its `Card` as JSON (`JSONEncoder`'s bytes with sorted keys
+  /// and unescaped slashes, by `SortedJSONEncoder`) and a newline.
+  ///
+  /// - Throws: `StoreError` when the card cannot be encoded (a non-finite number).
+  public static func encodedCard(for record: CrawlRecord) throws(StoreError) -> [UInt8] {
+    let card = Card(record: record)
+    do {
+      var bytes = try SortedJSONEncoder.encode(card)
+      bytes.append(UInt8(ascii: "\n"))
+      return bytes
+    } catch {
+      throw .io(path: card.key, operation: "encode the card", message: String(describing: error))
+    }
+  }
+
   /// One run of the writer: the keys written so far (or the caller's answer), so `finish()` can remove the rest.
   public struct Session: Sendable {
     let cardsDirectory: String
@@ -111,7 +126,12 @@ public struct CardWriter: Sendable {
         summary.duplicates += 1
         return
       }
-      let bytes = try encode(Card(record: record))
+      try write(encoded: try CardWriter.encodedCard(for: record), key: key)
+    }
+
+    /// Writes card bytes made by `CardWriter.encodedCard(for:)` as the card named `key`, unless its
+    /// file already holds them. No duplicate check: for sessions from `start(keeping:)`.
+    public mutating func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) {
       let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
       if FileManager.default.contents(atPath: path).map(Array.init) == bytes {
         summary.unchanged += 1
@@ -153,17 +173,6 @@ public struct CardWriter: Sendable {
     private func keeps(_ key: CardKey) throws(StoreError) -> Bool {
       if let isKept { return try isKept(key) }
       return kept.contains(key)
-    }
-
-    private func encode(_ card: Card) throws(StoreError) -> [UInt8] {
-      do {
-        // JSONEncoder's bytes with sorted keys and unescaped slashes, several times faster.
-        var bytes = try SortedJSONEncoder.encode(card)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
-      } catch {
-        throw .io(path: card.key, operation: "encode the card", message: String(describing: error))
-      }
     }
   }
 }

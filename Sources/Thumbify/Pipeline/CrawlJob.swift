@@ -136,12 +136,21 @@ public final class CrawlJob: Sendable {
           }
           return nil
         },
-        { record, json in
-          // The state stores each record with the manifest's encoding: copied, not encoded again.
-          try writer.append(encoded: json)
-          try cards.write(record)
-          summary.outcomes[record.outcome, default: 0] += 1
-          if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
+        { stored in
+          // The state stores each record with the manifest's encoding, and its card and summary facts
+          // beside it: copied, not decoded and encoded again (rows saved without them are decoded).
+          try writer.append(encoded: stored.json)
+          if let card = stored.card, let outcome = stored.outcome,
+            let hasImageFailure = stored.hasImageFailure
+          {
+            try cards.write(encoded: card, key: CardKey(normalizedURL: stored.normalizedURL))
+            summary.outcomes[outcome, default: 0] += 1
+            if hasImageFailure { summary.imageFailures += 1 }
+          } else if let record = stored.record {
+            try cards.write(record)
+            summary.outcomes[record.outcome, default: 0] += 1
+            if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
+          }
         })
       if let robots { try state.saveRobotsEntries(robots.export()) }
       try cards.drain()
