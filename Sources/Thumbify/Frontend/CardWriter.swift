@@ -130,8 +130,10 @@ public struct CardWriter: Sendable {
     }
 
     /// Writes card bytes made by `CardWriter.encodedCard(for:)` as the card named `key`, unless its
-    /// file already holds them. No duplicate check: for sessions from `start(keeping:)`.
+    /// file already holds them. No duplicate check (a session from `start()` still records the key,
+    /// so `finish()` keeps the card).
     public mutating func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) {
+      if isKept == nil { kept.insert(key) }
       let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
       if FileManager.default.contents(atPath: path).map(Array.init) == bytes {
         summary.unchanged += 1

@@ -84,6 +84,21 @@ struct CardWriterTests {
     #expect(names == keep.map(\.fileName).sorted())
   }
 
+  @Test func encodedCardsWrittenToAnInMemorySessionAreKeptByFinish() throws {
+    let directory = try FrontendFixtures.temporaryDirectory()
+    let records = try FrontendFixtures.records(in: directory, count: 2)
+    var session = try CardWriter(outputDirectory: directory).start()
+    for record in records {
+      try session.write(
+        encoded: try CardWriter.encodedCard(for: record), key: CardKey(normalizedURL: record.normalizedURL))
+    }
+    let summary = try session.finish()
+    #expect(summary.written == 2)
+    #expect(summary.removed == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory + "/cards").sorted()
+    #expect(names == records.map { CardKey(normalizedURL: $0.normalizedURL).fileName }.sorted())
+  }
+
   @Test func duplicateURLsKeepTheFirstRecord() throws {
     let directory = try FrontendFixtures.temporaryDirectory()
     var records = try FrontendFixtures.records(in: directory, count: 1)
