@@ -4,19 +4,20 @@ import Foundation
 /// Python peer (`Benchmarks/peers/crawl_peer.py`) in the same run.
 ///
 ///     swift build -c release --product thumbify
-///     swift run -c release thumbify-benchmarks crawl [--urls 10000] [--scale 100000] [--samples 3]
+///     swift run -c release thumbify-benchmarks crawl [--urls 10000] [--scale 100000 ...] [--samples 3]
 ///         [--peer-samples 1] [--per-host 16] [--concurrency 64]
 ///
 /// `Benchmarks/make-web.py` writes the web (nine loopback hosts 127.0.0.2–10, real photos, a shared
 /// og:image per site, a slow, a failing and a redirecting site). Each sample is a cold crawl into a
 /// fresh directory by the real `thumbify` binary (the release build next to this program) and by the
 /// peer, each a child process whose wall time and peak RSS (`wait4`'s `ru_maxrss`) are recorded.
-/// `--scale N` adds one crawl of N URLs by each tool: peak RSS must not grow with the list, and the
-/// fixed costs (the distinct photos, the slow site's tail) weigh less than at 10,000 URLs.
+/// `--scale N` (repeatable: `--scale 100000 --scale 300000`) adds one crawl of N URLs by each tool per
+/// scale: peak RSS must not grow with the list, and the fixed costs (the distinct photos, the slow
+/// site's tail) weigh less than at 10,000 URLs.
 enum CrawlBenchmark {
   static func run(_ arguments: [String]) async throws {
     let urls = Int(ImagingBenchmark.option("--urls", in: arguments) ?? "") ?? 10_000
-    let scale = Int(ImagingBenchmark.option("--scale", in: arguments) ?? "") ?? 0
+    let scales = values("--scale", in: arguments).compactMap { Int($0) }.filter { $0 > 0 }
     let samples = Int(ImagingBenchmark.option("--samples", in: arguments) ?? "") ?? 3
     let peerSamples = Int(ImagingBenchmark.option("--peer-samples", in: arguments) ?? "") ?? 1
     let perHost = ImagingBenchmark.option("--per-host", in: arguments) ?? "16"
@@ -30,7 +31,7 @@ enum CrawlBenchmark {
       return
     }
     var sizes = [1_000, urls]
-    if scale > 0 { sizes.append(scale) }
+    sizes += scales
     _ = try ChildProcess.run(
       "/usr/bin/python3",
       ["Benchmarks/make-web.py", "--dir", web, "--port", "\(port)"] + sizes.flatMap { ["--urls", "\($0)"] })
@@ -91,7 +92,7 @@ enum CrawlBenchmark {
       String(
         format: "CPU (user+sys, pool workers included): thumbify %.2f s, peer %.2f s = %.2fx less; load %@",
         oursCPU, theirsCPU, theirsCPU / oursCPU, loadAverage()))
-    if scale > 0 {
+    for scale in scales {
       let big = try crawl(scale, "thumbify")
       let peerBig = try crawl(scale, "peer")
       for (name, outcome) in [("thumbify crawl ", big), ("python peer    ", peerBig)] {
@@ -103,9 +104,14 @@ enum CrawlBenchmark {
       }
       print(
         String(
-          format: "ratio at %d URLs: thumbify is %.2fx the peer's URLs/s", scale,
-          peerBig.seconds / big.seconds))
+          format: "ratio at %d URLs: thumbify is %.2fx the peer's URLs/s; load %@", scale,
+          peerBig.seconds / big.seconds, loadAverage()))
     }
+  }
+
+  /// Every value of a repeatable option (`--scale 100000 --scale 300000`).
+  static func values(_ name: String, in arguments: [String]) -> [String] {
+    arguments.indices.dropLast().filter { arguments[$0] == name }.map { arguments[$0 + 1] }
   }
 
   /// `/proc/loadavg`'s first three fields (other work sharing the machine).

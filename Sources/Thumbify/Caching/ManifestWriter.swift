@@ -7,11 +7,6 @@ public final class ManifestWriter {
   private let temporaryPath: String
   private let descriptor: Int32
   private var buffer: [UInt8] = []
-  private let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
   /// Records written so far.
   public private(set) var count = 0
 
@@ -30,7 +25,8 @@ public final class ManifestWriter {
 
   /// Appends one record as one line of JSON.
   public func append(_ record: CrawlRecord) throws(StoreError) {
-    guard let data = try? encoder.encode(record) else {
+    // JSONEncoder's bytes with sorted keys and unescaped slashes (`SortedJSONEncoder`).
+    guard let data = try? SortedJSONEncoder.encode(record) else {
       throw .io(path: temporaryPath, operation: "encode a record for", message: "the record is not encodable")
     }
     try appendLine(data)

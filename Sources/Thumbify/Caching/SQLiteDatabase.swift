@@ -23,6 +23,7 @@ final class SQLiteDatabase {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob([UInt8])
   }
 
   let path: String
@@ -85,6 +86,10 @@ final class SQLiteDatabase {
       case .real(let value): status = sqlite3_bind_double(statement, index, value)
       case .text(let value):
         status = value.withCString { thumbify_sqlite3_bind_text_transient(statement, index, $0, -1) }
+      case .blob(let value):
+        status = value.withUnsafeBytes {
+          thumbify_sqlite3_bind_blob_transient(statement, index, $0.baseAddress, Int32($0.count))
+        }
       }
       guard status == SQLITE_OK else { throw StateError(path: path, message: lastError) }
     }
@@ -125,11 +130,20 @@ final class SQLiteDatabase {
     case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
     case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
     case SQLITE_NULL: return .null
+    case SQLITE_BLOB:
+      let count = Int(sqlite3_column_bytes(statement, index))
+      guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
+      return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
     default:
       guard let text = sqlite3_column_text(statement, index) else { return .null }
       return .text(String(cString: text))
     }
   }
+
+  /// Rows the last INSERT, UPDATE or DELETE changed.
+  ///
+  /// The corresponding C function is `sqlite3_changes`.
+  var changes: Int { Int(sqlite3_changes(handle)) }
 
   private var lastError: String { String(cString: sqlite3_errmsg(handle)) }
 }

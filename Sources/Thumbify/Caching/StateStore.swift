@@ -48,12 +48,11 @@ public final class StateStore: Sendable {
   }
 
   private let connection: Mutex<Connection>
-  /// The manifest's encoding (`ManifestWriter`): stored records are copied into the manifest as they are.
-  private static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
+  /// The manifest's encoding (`ManifestWriter`, `SortedJSONEncoder`): stored records are copied into the
+  /// manifest as they are.
+  private static func json(_ value: some Encodable) -> String? {
+    (try? SortedJSONEncoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+  }
 
   /// Opens or creates the state database at `path` (and its directory) in WAL mode.
   public init(path: String) throws(StateError) {
@@ -78,6 +77,11 @@ public final class StateStore: Sendable {
       CREATE TABLE IF NOT EXISTS pages(
         url TEXT PRIMARY KEY, good TEXT, current TEXT, run INTEGER, etag TEXT, last_modified TEXT,
         fetched_at REAL, listed INTEGER);
+      -- pages.card, pages.outcome, pages.image_failed (added below when missing) are derived from
+      -- pages.current when it is saved, so the manifest walk copies them instead of decoding the record.
+      -- The card keys (SHA-256 of the normalized URL) of the last manifest walk (forEachRecord).
+      -- pages.listed is no longer used: marking it rewrote every page row during the walk.
+      CREATE TABLE IF NOT EXISTS manifest_keys(key BLOB PRIMARY KEY) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS images(
         url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT, source_sha TEXT, error TEXT, run INTEGER,
         fetched_at REAL);
@@ -86,6 +90,15 @@ public final class StateStore: Sendable {
         PRIMARY KEY(source_sha, variants));
       CREATE TABLE IF NOT EXISTS robots(host TEXT PRIMARY KEY, entry TEXT NOT NULL);
       """)
+    let columns = try database.query("PRAGMA table_info(pages)").compactMap { $0[1].text }
+    if !columns.contains("card") {
+      try database.execute(
+        """
+        ALTER TABLE pages ADD COLUMN card TEXT;
+        ALTER TABLE pages ADD COLUMN outcome TEXT;
+        ALTER TABLE pages ADD COLUMN image_failed INTEGER;
+        """)
+    }
     connection = Mutex(Connection(database))
   }
 
@@ -135,61 +148,105 @@ public final class StateStore: Sendable {
 
   /// Records `record` as the result of `run` for `url`; when `isGood`, it also becomes the last good
   /// record with the given validators and fetch time.
+  ///
+  /// - Parameter card: the record's card file bytes (`CardWriter.encodedCard(for:)`), kept beside it so
+  ///   the manifest pass copies them; `nil` makes the pass derive the card from the record.
   public func savePage(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
-    fetchedAt: Double?
+    fetchedAt: Double?, card: [UInt8]? = nil
   ) throws(StateError) {
     let json = Self.encode(record)
+    let derived: [Value] = [
+      card.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .text(record.outcome.rawValue),
+      .integer(record.imageError != nil || record.iconError != nil ? 1 : 0),
+    ]
     try withDatabase { (db) throws(StateError) in
       if isGood {
         try db.query(
           """
-          INSERT INTO pages(url, good, current, run, etag, last_modified, fetched_at) VALUES(?1, ?2, ?2, ?3, ?4, ?5, ?6)
+          INSERT INTO pages(url, good, current, run, etag, last_modified, fetched_at, card, outcome, image_failed)
+          VALUES(?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
           ON CONFLICT(url) DO UPDATE SET good = ?2, current = ?2, run = ?3, etag = ?4, last_modified = ?5,
-            fetched_at = ?6
+            fetched_at = ?6, card = ?7, outcome = ?8, image_failed = ?9
           """,
           [
             .text(url), .text(json), .integer(run), etag.map(Value.text) ?? .null,
             lastModified.map(Value.text) ?? .null, fetchedAt.map(Value.real) ?? .null,
-          ])
+          ] + derived)
       } else {
         try db.query(
           """
-          INSERT INTO pages(url, current, run) VALUES(?1, ?2, ?3)
-          ON CONFLICT(url) DO UPDATE SET current = ?2, run = ?3
-          """, [.text(url), .text(json), .integer(run)])
+          INSERT INTO pages(url, current, run, card, outcome, image_failed) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
+          ON CONFLICT(url) DO UPDATE SET current = ?2, run = ?3, card = ?4, outcome = ?5, image_failed = ?6
+          """, [.text(url), .text(json), .integer(run)] + derived)
       }
     }
   }
 
-  /// Walks the records of `run` in the order `urls` yields them, each URL once, for the manifest.
+  /// A record of a run as the manifest pass reads it: its JSON as stored, and what was derived from it
+  /// when it was saved (`nil` for rows saved without them: `record` decodes the JSON then).
+  public struct StoredRecord: Sendable {
+    /// The page's normalized URL (the record's `normalizedURL`).
+    public var normalizedURL: String
+    /// The record with the manifest's encoding.
+    public var json: String
+    /// The card file's bytes.
+    public var card: [UInt8]?
+    public var outcome: CrawlRecord.Outcome?
+    /// Whether the image or the icon failed.
+    public var hasImageFailure: Bool?
+
+    /// The record, decoded from `json`.
+    public var record: CrawlRecord? { StateStore.decode(json) }
+  }
+
+  /// Walks the records of `run` in the order `next` yields their URLs, each URL once, for the manifest.
+  ///
+  /// The walk remembers the card key of every URL it hands to `body` (in the database, not in memory:
+  /// a pass over a million URLs costs what one over ten does) until the next walk starts; `isListed(_:)`
+  /// asks about them, so the card writer can remove the cards of URLs no longer listed.
   ///
   /// - Parameters:
   ///   - next: returns the next normalized URL of the input, or `nil` at its end.
-  ///   - body: called with each URL's record and its JSON as stored (the manifest's encoding, so the
-  ///     manifest writes it as is instead of encoding the record again); URLs without a record of `run`
-  ///     are skipped.
+  ///   - body: called with each URL's record as stored (the manifest's encoding, so the manifest writes
+  ///     it as is, and the card and summary facts derived when it was saved, so nothing is decoded);
+  ///     URLs without a record of `run` are skipped, and so are URLs already handed over.
   public func forEachRecord(
-    of run: Int64, in next: () -> String?, _ body: (CrawlRecord, String) throws -> Void
+    of run: Int64, in next: () -> String?, _ body: (StoredRecord) throws -> Void
   ) throws {
-    // `listed` is bookkeeping for this walk only: one transaction, rolled back if the walk fails.
-    try withDatabase { (db) throws(StateError) in
-      try db.execute("BEGIN; UPDATE pages SET listed = NULL WHERE listed IS NOT NULL")
+    // One transaction for the walk's bookkeeping: 100,000 small inserts commit once.
+    try withDatabase { (db) throws(StateError) in try db.execute("BEGIN IMMEDIATE; DELETE FROM manifest_keys")
     }
     var isCommitted = false
     defer {
       if !isCommitted { try? withDatabase { (db) throws(StateError) in try db.execute("ROLLBACK") } }
     }
     while let url = next() {
-      let rows = try withDatabase { (db) throws(StateError) in
-        try db.query(
-          "UPDATE pages SET listed = 1 WHERE url = ?1 AND run = ?2 AND listed IS NULL RETURNING current",
+      let stored = try withDatabase { (db) throws(StateError) -> StoredRecord? in
+        let rows = try db.query(
+          "SELECT current, card, outcome, image_failed FROM pages WHERE url = ?1 AND run = ?2",
           [.text(url), .integer(run)])
+        guard let row = rows.first, let json = row[0].text else { return nil }
+        try db.query(
+          "INSERT INTO manifest_keys(key) VALUES(?1) ON CONFLICT DO NOTHING",
+          [.blob(CardKey(normalizedURL: url).bytes)])
+        guard db.changes == 1 else { return nil }
+        return StoredRecord(
+          normalizedURL: url, json: json, card: row[1].text.map { Array($0.utf8) },
+          outcome: row[2].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
+          hasImageFailure: row[3].integer.map { $0 != 0 })
       }
-      if let json = rows.first?.first?.text, let record = Self.decode(json) { try body(record, json) }
+      if let stored { try body(stored) }
     }
     try withDatabase { (db) throws(StateError) in try db.execute("COMMIT") }
     isCommitted = true
+  }
+
+  /// Whether the last `forEachRecord` walk handed over the record of the URL whose card key is `key`.
+  public func isListed(_ key: CardKey) throws(StateError) -> Bool {
+    try withDatabase { (db) throws(StateError) -> Bool in
+      !(try db.query("SELECT 1 FROM manifest_keys WHERE key = ?1", [.blob(key.bytes)])).isEmpty
+    }
   }
 
   /// Every blob path referenced by any record or thumbnail set the state holds.
@@ -226,9 +283,7 @@ public final class StateStore: Sendable {
 
   /// Records the outcome of fetching the image at `url` in `run`.
   public func saveImage(_ url: String, state: ImageState) throws(StateError) {
-    let error = state.error.flatMap { try? Self.encoder.encode($0) }.map {
-      String(decoding: $0, as: UTF8.self)
-    }
+    let error = state.error.flatMap { Self.json($0) }
     try withDatabase { (db) throws(StateError) in
       try db.query(
         """
@@ -257,7 +312,7 @@ public final class StateStore: Sendable {
 
   /// Records the thumbnails made from `sourceSHA256` for `variants` (blobs must already be on disk).
   public func saveThumbnails(_ set: ThumbnailSet, sourceSHA256: String, variants: String) throws(StateError) {
-    let json = (try? Self.encoder.encode(set)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    let json = Self.json(set) ?? "{}"
     try withDatabase { (db) throws(StateError) in
       try db.query(
         "INSERT OR REPLACE INTO thumbnails(source_sha, variants, result) VALUES(?, ?, ?)",
@@ -290,7 +345,7 @@ public final class StateStore: Sendable {
   private typealias Value = SQLiteDatabase.Value
 
   static func encode(_ record: CrawlRecord) -> String {
-    (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    json(record) ?? "{}"
   }
 
   static func decode(_ json: String) -> CrawlRecord? {

@@ -61,9 +61,32 @@ enum WebURLHost {
     var lastLabel = bytes[...]
     if lastLabel.last == UInt8(ascii: ".") { lastLabel = lastLabel.dropLast() }
     if let dot = lastLabel.lastIndex(of: UInt8(ascii: ".")) { lastLabel = lastLabel[(dot + 1)...] }
-    if let first = lastLabel.first, ASCII.isDigit(first) { return nil }
+    if let first = lastLabel.first, ASCII.isDigit(first) {
+      // Dotted decimal already in the parser's output form (`127.0.0.1`) is common and needs no work.
+      return isDottedDecimal(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
     guard !bytes.isEmpty, bytes.count <= 254, !lastLabel.isEmpty || bytes.count > 1 else { return nil }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Four decimal numbers 0–255 without leading zeros, separated by single dots.
+  private static func isDottedDecimal(_ bytes: [UInt8]) -> Bool {
+    var parts = 0
+    var value = 0
+    var digits = 0
+    for byte in bytes + [UInt8(ascii: ".")] {
+      if byte == UInt8(ascii: ".") {
+        guard digits > 0 else { return false }
+        parts += 1
+        (value, digits) = (0, 0)
+        continue
+      }
+      guard ASCII.isDigit(byte), !(digits == 1 && value == 0) else { return false }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      digits += 1
+      guard value <= 255 else { return false }
+    }
+    return parts == 4
   }
 
   private static let forbiddenASCII: Set<UInt8> = Set("#%/:<>?@[\\]^|".utf8)

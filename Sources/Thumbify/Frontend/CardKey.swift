@@ -31,15 +31,16 @@ public struct CardKey: Hashable, Sendable, CustomStringConvertible {
     self.init(digest: digest)
   }
 
-  private init(digest: [UInt8]) {
+  /// The key whose 32 digest bytes are `bytes` (as `bytes` returns them).
+  init(digest: [UInt8]) {
     func word(_ offset: Int) -> UInt64 {
       digest[offset..<offset + 8].reduce(0) { $0 << 8 | UInt64($1) }
     }
     words = (word(0), word(8), word(16), word(24))
   }
 
-  /// 64 lower-case hex digits: the card's file name without `.json`.
-  public var hex: String {
+  /// The 32 digest bytes.
+  var bytes: [UInt8] {
     var bytes = [UInt8]()
     bytes.reserveCapacity(32)
     for word in [words.0, words.1, words.2, words.3] {
@@ -47,8 +48,11 @@ public struct CardKey: Hashable, Sendable, CustomStringConvertible {
         bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
       }
     }
-    return SHA256Digest.hex(digest: bytes)
+    return bytes
   }
+
+  /// 64 lower-case hex digits: the card's file name without `.json`.
+  public var hex: String { SHA256Digest.hex(digest: bytes) }
 
   public var description: String { hex }
 

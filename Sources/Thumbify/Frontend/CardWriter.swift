@@ -12,7 +12,9 @@ import Foundation
 /// let summary = try session.finish()
 /// ```
 ///
-/// Memory is 32 bytes per card kept (the set of keys written, needed to remove the others).
+/// Memory: a session started with `start()` keeps the set of keys written (32 bytes per card, needed
+/// to remove the others); one started with `start(keeping:)` asks its caller instead and holds nothing
+/// per card (a crawl keeps the keys in its state database).
 public struct CardWriter: Sendable {
   /// The directory holding `manifest.jsonl`; blob paths in cards are relative to it.
   public var outputDirectory: String
@@ -43,7 +45,22 @@ public struct CardWriter: Sendable {
   /// - Throws: `StoreError` when the cards directory cannot be created.
   public func start() throws(StoreError) -> Session {
     try FileSystem.makeDirectories(cardsDirectory)
-    return Session(cardsDirectory: cardsDirectory)
+    return Session(cardsDirectory: cardsDirectory, isKept: nil)
+  }
+
+  /// Starts a run whose caller writes each URL's record once and knows which cards the run keeps, so
+  /// that the session holds nothing per card: `finish()` asks `isKept` about each card file it finds.
+  ///
+  /// A crawl's manifest pass uses this: the state database remembers the keys it listed
+  /// (`StateStore.isListed(_:)`), and memory stays flat however long the list.
+  ///
+  /// - Parameter isKept: whether the card named by a key belongs to this run.
+  /// - Throws: `StoreError` when the cards directory cannot be created.
+  public func start(keeping isKept: @escaping @Sendable (CardKey) throws(StoreError) -> Bool)
+    throws(StoreError) -> Session
+  {
+    try FileSystem.makeDirectories(cardsDirectory)
+    return Session(cardsDirectory: cardsDirectory, isKept: isKept)
   }
 
   /// Writes the cards of every record and removes the cards of URLs not among them.
@@ -71,29 +88,52 @@ public struct CardWriter: Sendable {
     }
   }
 
-  /// One run of the writer: the keys written so far, so `finish()` can remove the rest.
+  /// The bytes of the card file of `record`: its `Card` as JSON (`JSONEncoder`'s bytes with sorted keys
+  /// and unescaped slashes, by `SortedJSONEncoder`) and a newline.
+  ///
+  /// - Throws: `StoreError` when the card cannot be encoded (a non-finite number).
+  public static func encodedCard(for record: CrawlRecord) throws(StoreError) -> [UInt8] {
+    let card = Card(record: record)
+    do {
+      var bytes = try SortedJSONEncoder.encode(card)
+      bytes.append(UInt8(ascii: "\n"))
+      return bytes
+    } catch {
+      throw .io(path: card.key, operation: "encode the card", message: String(describing: error))
+    }
+  }
+
+  /// One run of the writer: the keys written so far (or the caller's answer), so `finish()` can remove the rest.
   public struct Session: Sendable {
     let cardsDirectory: String
+    /// The keys written, when the caller does not keep them (`isKept` is nil).
     private var kept = Set<CardKey>()
+    private let isKept: (@Sendable (CardKey) throws(StoreError) -> Bool)?
     private var summary = Summary()
-    private let encoder: JSONEncoder = {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      return encoder
-    }()
 
-    init(cardsDirectory: String) {
+    init(cardsDirectory: String, isKept: (@Sendable (CardKey) throws(StoreError) -> Bool)?) {
       self.cardsDirectory = cardsDirectory
+      self.isKept = isKept
     }
 
     /// Writes the card of `record` unless its file already holds the same bytes.
+    ///
+    /// A session from `start()` skips a record whose URL it already wrote (counted in `duplicates`);
+    /// one from `start(keeping:)` trusts its caller to hand each URL over once.
     public mutating func write(_ record: CrawlRecord) throws(StoreError) {
       let key = CardKey(normalizedURL: record.normalizedURL)
-      guard kept.insert(key).inserted else {
+      if isKept == nil, !kept.insert(key).inserted {
         summary.duplicates += 1
         return
       }
-      let bytes = try encode(Card(record: record))
+      try write(encoded: try CardWriter.encodedCard(for: record), key: key)
+    }
+
+    /// Writes card bytes made by `CardWriter.encodedCard(for:)` as the card named `key`, unless its
+    /// file already holds them. No duplicate check (a session from `start()` still records the key,
+    /// so `finish()` keeps the card).
+    public mutating func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) {
+      if isKept == nil { kept.insert(key) }
       let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
       if FileManager.default.contents(atPath: path).map(Array.init) == bytes {
         summary.unchanged += 1
@@ -107,33 +147,34 @@ public struct CardWriter: Sendable {
     }
 
     /// Removes the cards of URLs this run did not write, and temporary files a crash left.
+    ///
+    /// The directory is read one entry at a time (`readdir`), never listed whole, and each stale entry
+    /// is unlinked as it is met (entries already read are not returned again).
     public mutating func finish() throws(StoreError) -> Summary {
-      let names: [String]
-      do {
-        names = try FileManager.default.contentsOfDirectory(atPath: cardsDirectory)
-      } catch {
-        throw .io(path: cardsDirectory, operation: "list", message: String(describing: error))
-      }
-      for name in names {
+      guard let directory = opendir(cardsDirectory) else { throw FileSystem.error("list", cardsDirectory) }
+      defer { closedir(directory) }
+      while true {
+        errno = 0
+        guard let entry = readdir(directory) else {
+          if errno != 0 { throw FileSystem.error("list", cardsDirectory) }
+          return summary
+        }
+        let name = withUnsafePointer(to: &entry.pointee.d_name) {
+          $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        }
         let isLeftover = name.hasPrefix(".tmp-")
         let isCard = name.hasSuffix(".json")
         guard isLeftover || isCard else { continue }
-        if isCard, let key = CardKey(hex: String(name.dropLast(5))), kept.contains(key) { continue }
+        if isCard, let key = CardKey(hex: String(name.dropLast(5))), try keeps(key) { continue }
         let path = (cardsDirectory as NSString).appendingPathComponent(name)
-        guard unlink(path) == 0 || errno == ENOENT else {
-          throw .io(path: path, operation: "remove", message: String(cString: strerror(errno)))
-        }
+        guard unlink(path) == 0 || errno == ENOENT else { throw FileSystem.error("remove", path) }
         if isCard { summary.removed += 1 }
       }
-      return summary
     }
 
-    private func encode(_ card: Card) throws(StoreError) -> [UInt8] {
-      do {
-        return [UInt8](try encoder.encode(card)) + [UInt8(ascii: "\n")]
-      } catch {
-        throw .io(path: card.key, operation: "encode the card", message: String(describing: error))
-      }
+    private func keeps(_ key: CardKey) throws(StoreError) -> Bool {
+      if let isKept { return try isKept(key) }
+      return kept.contains(key)
     }
   }
 }

@@ -116,7 +116,17 @@ public final class CrawlJob: Sendable {
       summary.outcomes = [:]
       summary.imageFailures = 0
       let writer = try ManifestWriter(path: outputDirectory + "/manifest.jsonl")
-      let cards = BackgroundCardWriter(try CardWriter(outputDirectory: outputDirectory).start())
+      // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
+      // which cards to keep instead of holding a set of every key (memory stays flat with the list).
+      let statePath = Self.statePath(for: outputDirectory)
+      let cards = BackgroundCardWriter(
+        try CardWriter(outputDirectory: outputDirectory).start(keeping: { (key) throws(StoreError) in
+          do throws(StateError) {
+            return try state.isListed(key)
+          } catch {
+            throw .io(path: statePath, operation: "read the card keys of", message: error.message)
+          }
+        }))
       let list = try openList()
       try state.forEachRecord(
         of: run.id,
@@ -126,12 +136,21 @@ public final class CrawlJob: Sendable {
           }
           return nil
         },
-        { record, json in
-          // The state stores each record with the manifest's encoding: copied, not encoded again.
-          try writer.append(encoded: json)
-          try cards.write(record)
-          summary.outcomes[record.outcome, default: 0] += 1
-          if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
+        { stored in
+          // The state stores each record with the manifest's encoding, and its card and summary facts
+          // beside it: copied, not decoded and encoded again (rows saved without them are decoded).
+          try writer.append(encoded: stored.json)
+          if let card = stored.card, let outcome = stored.outcome,
+            let hasImageFailure = stored.hasImageFailure
+          {
+            try cards.write(encoded: card, key: CardKey(normalizedURL: stored.normalizedURL))
+            summary.outcomes[outcome, default: 0] += 1
+            if hasImageFailure { summary.imageFailures += 1 }
+          } else if let record = stored.record {
+            try cards.write(record)
+            summary.outcomes[record.outcome, default: 0] += 1
+            if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
+          }
         })
       if let robots { try state.saveRobotsEntries(robots.export()) }
       try cards.drain()

@@ -128,7 +128,7 @@ public final class Crawler: Sendable {
       record.outcome = .notModified
       record.error = nil
       record.fetch?.status = response.status
-      try state.savePage(
+      try save(
         normalizedURL, record: record, run: run, isGood: true, etag: response.etag ?? previous.etag,
         lastModified: response.lastModified ?? previous.lastModified, fetchedAt: previous.fetchedAt)
       return record
@@ -145,10 +145,21 @@ public final class Crawler: Sendable {
       url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
     )
-    try state.savePage(
+    try save(
       normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
       lastModified: response.lastModified, fetchedAt: now)
     return record
+  }
+
+  /// Saves a record with its card bytes, made here on the crawl's workers so that the single-threaded
+  /// manifest pass copies them (a card that cannot be encoded is made again by the pass).
+  private func save(
+    _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
+    fetchedAt: Double?
+  ) throws(StateError) {
+    try state.savePage(
+      url, record: record, run: run, isGood: isGood, etag: etag, lastModified: lastModified,
+      fetchedAt: fetchedAt, card: try? CardWriter.encodedCard(for: record))
   }
 
   /// A failed fetch keeps the last good card, marked stale; without one, the record is `failed`.
@@ -165,7 +176,7 @@ public final class Crawler: Sendable {
       record = CrawlRecord(url: url, normalizedURL: normalizedURL, outcome: .failed, error: error)
     }
     record.schema = CrawlRecord.schemaVersion
-    try state.savePage(
+    try save(
       normalizedURL, record: record, run: run, isGood: false, etag: nil, lastModified: nil, fetchedAt: nil)
     return record
   }

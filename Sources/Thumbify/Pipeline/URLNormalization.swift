@@ -29,6 +29,12 @@ public enum URLNormalization {
   /// - Throws: `FetchError.unsupportedScheme` for a scheme other than http/https, `FetchError.invalidURL`
   ///   for anything that is not an absolute http(s) URL with a valid host and port.
   public static func normalize(_ url: String) throws(FetchError) -> String {
+    if isAlreadyNormal(url) { return url }
+    return try normalizeByRules(url)
+  }
+
+  /// `normalize(_:)` without the already-normal shortcut (`isAlreadyNormal(_:)`): every rule applied.
+  static func normalizeByRules(_ url: String) throws(FetchError) -> String {
     let trimmed = url.trimmingASCIIWhitespace()
     var rest = Substring(trimmed)
     guard let colon = rest.firstIndex(of: ":"), colon != rest.startIndex else { throw .invalidURL(url) }

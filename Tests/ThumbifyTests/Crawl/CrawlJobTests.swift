@@ -78,6 +78,29 @@ struct CrawlJobTests {
     #expect(Set(records.compactMap { $0.image?.variants.first?.path }).count == 1)
   }
 
+  @Test func cardsFollowTheManifestAndStaleOnesAreRemoved() async throws {
+    defer { removeDirectory(directory) }
+    func cardNames() throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: directory + "/cards").sorted()
+    }
+    func names(_ urls: [String]) -> [String] {
+      urls.map { CardKey(normalizedURL: $0).fileName }.sorted()
+    }
+    // Given a crawl of three URLs (one listed twice),
+    _ = try await crawl(Self.list)
+    #expect(
+      try cardNames() == names(["http://site.test/a", "http://site.test/b", "http://site.test/c"]))
+    // when the next run's list drops one of them,
+    let (_, records, _) = try await crawl("http://site.test/c\nhttp://site.test/a\nhttp://site.test/c\n")
+    // then the manifest and the cards hold exactly the URLs listed.
+    #expect(records.map(\.normalizedURL) == ["http://site.test/c", "http://site.test/a"])
+    #expect(try cardNames() == names(["http://site.test/a", "http://site.test/c"]))
+    let card = try JSONDecoder().decode(
+      Card.self,
+      from: Data(contentsOf: URL(fileURLWithPath: directory + "/cards/" + names(["http://site.test/c"])[0])))
+    #expect(card == Card(record: records[0]))
+  }
+
   @Test func rerunSendsConditionalRequestsAndDoesNoImageWork() async throws {
     defer { removeDirectory(directory) }
     let (_, first, _) = try await crawl(Self.list)

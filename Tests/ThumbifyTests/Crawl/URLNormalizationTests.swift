@@ -42,6 +42,39 @@ struct URLNormalizationTests {
     #expect(try URLNormalization.normalize(input) == expected)
   }
 
+  /// The already-normal shortcut must never change a result: every spelling here, normalized or not,
+  /// gives the same string through the shortcut and through the full rules.
+  @Test func theAlreadyNormalShortcutAgreesWithTheFullRules() throws {
+    let spellings = [
+      "http://127.0.0.2:18080/p/1.html", "https://example.com/", "http://example.com/a/b?x=1&y=2",
+      "http://127.0.0.1:80/", "https://example.com:443/a", "http://example.com:8080/",
+      "http://example.com:08080/",
+      "http://example.com:65536/", "http://example.com:/", "http://example.com", "http://example.com?x",
+      "http://example.com/?", "http://example.com/a?", "http://example.com/a?b?", "http://example.com/./a",
+      "http://example.com/a/../b", "http://example.com/.well-known/x", "http://example.com/a.b/c..d",
+      "http://example.com/a?x=/./..", "http://Example.com/", "http://example.COM/", "http://example.com./",
+      "http://example..com/", "http://.example.com/", "http://xn--bcher-kva.example/",
+      "http://xn--a.example/",
+      "http://1.2.3/", "http://1.2.3.4.5/", "http://01.2.3.4/", "http://1.2.3.256/",
+      "http://255.255.255.255/",
+      "http://0.0.0.0/", "http://0x7f.0.0.1/", "http://example.1a/", "http://1a.example/", "http://a-b.c-d/",
+      "http://user@example.com/", "http://[::1]/", "http://example.com/a b", "http://example.com/%41",
+      "http://example.com/a#f", "http://example.com/a\\b", "http://example.com/caf\u{E9}",
+      "http://example.com/a\"b", "http://example.com/{x}", "http://example.com/a|b", "http://example.com/a^b",
+      "http://example.com/a`b", "http://example.com/<a>", "http://example.com/[a]:@!$&'()*+,;=~_-",
+      " http://example.com/", "http://example.com/ ", "HTTP://example.com/", "ftp://example.com/",
+      "http:/example.com/", "http:///a", "https://a/", "http://a:1/", "http://a:99999/",
+    ]
+    for spelling in spellings {
+      let byRules = Result { () throws(FetchError) in try URLNormalization.normalizeByRules(spelling) }
+      let fast = Result { () throws(FetchError) in try URLNormalization.normalize(spelling) }
+      #expect(fast == byRules, "\(spelling)")
+      if URLNormalization.isAlreadyNormal(spelling) { #expect(try byRules.get() == spelling, "\(spelling)") }
+    }
+    #expect(URLNormalization.isAlreadyNormal("http://127.0.0.2:18080/p/1.html"))
+    #expect(URLNormalization.isAlreadyNormal("https://example.com/a/b?x=1&y=2"))
+  }
+
   @Test func equivalentSpellingsCollapseToOneKey() throws {
     let spellings = [
       "http://example.com/a", "HTTP://EXAMPLE.com:80/a", "http://example.com/./a#x", "http://example.com/%61",

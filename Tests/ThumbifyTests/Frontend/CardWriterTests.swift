@@ -61,6 +61,44 @@ struct CardWriterTests {
     #expect(names == (kept + ["README.txt"]).sorted())
   }
 
+  @Test func aSessionThatAsksItsCallerKeepsNothingInMemoryAndRemovesTheRest() throws {
+    // Given 300 cards on disk from an earlier run and a caller that keeps only some keys,
+    let directory = try FrontendFixtures.temporaryDirectory()
+    let records = try FrontendFixtures.records(in: directory, count: 3)
+    var earlier = try CardWriter(outputDirectory: directory).start()
+    for index in 0..<300 {
+      var record = records[index % 3]
+      record.normalizedURL = "http://old.test/\(index)"
+      try earlier.write(record)
+    }
+    _ = try earlier.finish()
+    let keep = Set(records.prefix(2).map { CardKey(normalizedURL: $0.normalizedURL) })
+    // when a session started with `start(keeping:)` writes two records and finishes,
+    var session = try CardWriter(outputDirectory: directory).start(keeping: { keep.contains($0) })
+    for record in records.prefix(2) { try session.write(record) }
+    let summary = try session.finish()
+    // then only the kept cards are left.
+    #expect(summary.written == 2)
+    #expect(summary.removed == 300)
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory + "/cards").sorted()
+    #expect(names == keep.map(\.fileName).sorted())
+  }
+
+  @Test func encodedCardsWrittenToAnInMemorySessionAreKeptByFinish() throws {
+    let directory = try FrontendFixtures.temporaryDirectory()
+    let records = try FrontendFixtures.records(in: directory, count: 2)
+    var session = try CardWriter(outputDirectory: directory).start()
+    for record in records {
+      try session.write(
+        encoded: try CardWriter.encodedCard(for: record), key: CardKey(normalizedURL: record.normalizedURL))
+    }
+    let summary = try session.finish()
+    #expect(summary.written == 2)
+    #expect(summary.removed == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory + "/cards").sorted()
+    #expect(names == records.map { CardKey(normalizedURL: $0.normalizedURL).fileName }.sorted())
+  }
+
   @Test func duplicateURLsKeepTheFirstRecord() throws {
     let directory = try FrontendFixtures.temporaryDirectory()
     var records = try FrontendFixtures.records(in: directory, count: 1)
