@@ -77,6 +77,8 @@ public final class StateStore: Sendable {
       CREATE TABLE IF NOT EXISTS pages(
         url TEXT PRIMARY KEY, good TEXT, current TEXT, run INTEGER, etag TEXT, last_modified TEXT,
         fetched_at REAL, listed INTEGER);
+      -- pages.current is NULL when the run's record is the good one (stored once, read as
+      -- COALESCE(current, good)): most pages succeed, and two copies doubled the database.
       -- pages.card, pages.outcome, pages.image_failed (added below when missing) are derived from
       -- pages.current when it is saved, so the manifest walk copies them instead of decoding the record.
       -- The card keys (SHA-256 of the normalized URL) of the last manifest walk (forEachRecord).
@@ -138,7 +140,8 @@ public final class StateStore: Sendable {
   public func page(_ url: String) throws(StateError) -> PageState {
     let rows = try withDatabase { (db) throws(StateError) in
       try db.query(
-        "SELECT good, current, run, etag, last_modified, fetched_at FROM pages WHERE url = ?", [.text(url)])
+        "SELECT good, COALESCE(current, good), run, etag, last_modified, fetched_at FROM pages WHERE url = ?",
+        [.text(url)])
     }
     guard let row = rows.first else { return PageState() }
     return PageState(
@@ -165,8 +168,8 @@ public final class StateStore: Sendable {
         try db.query(
           """
           INSERT INTO pages(url, good, current, run, etag, last_modified, fetched_at, card, outcome, image_failed)
-          VALUES(?1, ?2, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-          ON CONFLICT(url) DO UPDATE SET good = ?2, current = ?2, run = ?3, etag = ?4, last_modified = ?5,
+          VALUES(?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+          ON CONFLICT(url) DO UPDATE SET good = ?2, current = NULL, run = ?3, etag = ?4, last_modified = ?5,
             fetched_at = ?6, card = ?7, outcome = ?8, image_failed = ?9
           """,
           [
@@ -224,7 +227,7 @@ public final class StateStore: Sendable {
     while let url = next() {
       let stored = try withDatabase { (db) throws(StateError) -> StoredRecord? in
         let rows = try db.query(
-          "SELECT current, card, outcome, image_failed FROM pages WHERE url = ?1 AND run = ?2",
+          "SELECT COALESCE(current, good), card, outcome, image_failed FROM pages WHERE url = ?1 AND run = ?2",
           [.text(url), .integer(run)])
         guard let row = rows.first, let json = row[0].text else { return nil }
         try db.query(
@@ -252,7 +255,9 @@ public final class StateStore: Sendable {
   /// Every blob path referenced by any record or thumbnail set the state holds.
   public func referencedBlobPaths(_ body: (String) -> Void) throws(StateError) {
     try withDatabase { (db) throws(StateError) in
-      try db.forEachRow("SELECT good FROM pages UNION ALL SELECT current FROM pages") { row in
+      try db.forEachRow(
+        "SELECT good FROM pages UNION ALL SELECT current FROM pages WHERE current IS NOT NULL"
+      ) { row in
         guard let json = row.first?.text, let record = Self.decode(json) else { return }
         for path in record.blobPaths { body(path) }
       }

@@ -39,4 +39,34 @@ struct StateStoreTests {
     #expect(try state.isListed(CardKey(normalizedURL: "http://b.test/")))
     #expect(!(try state.isListed(CardKey(normalizedURL: "http://c.test/"))))
   }
+
+  @Test func aGoodRecordIsStoredOnceAndAFailureAfterItKeepsBoth() throws {
+    // Given a state database and a page that succeeds in run 1,
+    let directory = makeTemporaryDirectory("state")
+    defer { removeDirectory(directory) }
+    let path = directory + "/state.sqlite"
+    let state = try StateStore(path: path)
+    let url = "http://a.test/"
+    let good = CrawlRecord(url: url, normalizedURL: url, outcome: .ok)
+    try state.savePage(
+      url, record: good, run: 1, isGood: true, etag: "\"e1\"", lastModified: nil, fetchedAt: 1)
+    // then its record is held once (as the good record), and read back as both good and current;
+    let raw = try SQLiteDatabase(path: path)
+    let columns = try #require(try raw.query("SELECT good IS NULL, current IS NULL FROM pages").first)
+    #expect(columns == [.integer(0), .integer(1)])
+    var page = try state.page(url)
+    #expect(page.good == good && page.current == good && page.run == 1 && page.etag == "\"e1\"")
+    var stored: [StateStore.StoredRecord] = []
+    var once = [url].makeIterator()
+    try state.forEachRecord(of: 1, in: { once.next() }, { stored.append($0) })
+    #expect(stored.map(\.record) == [good])
+    // when run 2 fails on it,
+    var stale = good
+    stale.outcome = .stale
+    try state.savePage(
+      url, record: stale, run: 2, isGood: false, etag: nil, lastModified: nil, fetchedAt: nil)
+    // then the good record survives beside the new current one.
+    page = try state.page(url)
+    #expect(page.good == good && page.current == stale && page.run == 2 && page.etag == "\"e1\"")
+  }
 }
