@@ -1,7 +1,12 @@
 import Foundation
 
-/// Runs programs as child processes and measures each one alone: wall time and peak RSS from
-/// `wait4`'s rusage (which, unlike `getrusage(RUSAGE_CHILDREN)`, belongs to that child only).
+/// Runs programs as child processes and measures each one alone: wall time, CPU time from
+/// `wait4`'s rusage, and peak RSS from GNU `time` (`%M`).
+///
+/// Why not `wait4`'s `ru_maxrss`: Linux keeps a process's peak RSS across `exec`, and a child made by
+/// `posix_spawn` (or `fork`) starts with the parent's memory, so `ru_maxrss` is never below the
+/// benchmark process's own peak (a 200 MB parent made `/bin/true` report 213 MB). `time` forks the
+/// measured program from its own ~1 MB process, so `%M` is that program's peak alone.
 enum ChildProcess {
   struct Outcome {
     var status: Int32
@@ -32,17 +37,25 @@ enum ChildProcess {
     return Running(pid: pid)
   }
 
-  /// Runs to completion; a status outside `acceptedStatuses` is an error.
+  /// GNU time (Debian's `time`, installed by `scripts/install-deps bench`).
+  static let timeExecutable = "/usr/bin/time"
+
+  /// Runs to completion under GNU `time`; a status outside `acceptedStatuses` is an error (`time`
+  /// exits with the program's status, or 128 + its signal).
   @discardableResult
   static func run(_ executable: String, _ arguments: [String], acceptedStatuses: Set<Int32> = [0]) throws
     -> Outcome
   {
+    let report = NSTemporaryDirectory() + "thumbify-bench-rss-\(getpid())"
+    defer { unlink(report) }
     let started = Date()
-    let child = try start(executable, arguments)
+    let child = try start(timeExecutable, ["-o", report, "-f", "%M", executable] + arguments)
     var status: Int32 = 0
     var usage = rusage()
     while wait4(child.pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let seconds = Date().timeIntervalSince(started)
+    let peakRSSKiB = (try? String(contentsOfFile: report, encoding: .utf8))?
+      .split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     guard acceptedStatuses.contains(exitStatus) else {
       throw BenchmarkFailure(
@@ -51,7 +64,8 @@ enum ChildProcess {
     let cpu =
       Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
       + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return Outcome(status: exitStatus, seconds: seconds, peakRSSKiB: usage.ru_maxrss, cpuSeconds: cpu)
+    guard let peakRSSKiB else { throw BenchmarkFailure("\(timeExecutable) wrote no peak RSS to \(report)") }
+    return Outcome(status: exitStatus, seconds: seconds, peakRSSKiB: peakRSSKiB, cpuSeconds: cpu)
   }
 
   /// Waits until something listens on `host:port` (at most 5 s).
