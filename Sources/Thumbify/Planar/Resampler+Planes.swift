@@ -49,47 +49,21 @@ extension Resampler {
   /// Resamples `region` of one plane to `output` samples (box pre-shrink, then the filter).
   func resize(_ plane: SamplePlane, to output: Size, region: ThumbnailGeometry.Region) -> SamplePlane {
     guard plane.width > 0, plane.height > 0, output.width > 0, output.height > 0 else { return plane }
-    var working = plane
-    var region = region
-    if let gap = preShrinkGap {
-      let ratio = min(region.width / Double(output.width), region.height / Double(output.height))
-      let factor = Int(ratio / gap)
-      if factor >= 2 {
-        let shrunk = BoxShrinker.shrinkSamples(
-          plane.samples, width: plane.width, height: plane.height, channels: 1, by: factor)
-        working = SamplePlane(width: shrunk.width, height: shrunk.height, samples: shrunk.samples)
-        let inverse = 1 / Double(factor)
-        region = region.scaled(by: inverse, inverse)
-        region.width = min(region.width, Double(working.width) - region.x)
-        region.height = min(region.height, Double(working.height) - region.y)
-      }
-    }
-    return convolve(working, to: output, region: region)
+    return shrinkAndConvolve(plane, to: output, region: region)
+  }
+}
+
+extension SamplePlane: SeparablyResamplable {
+  func horizontalPass(rows: Range<Int>, coefficients: ResampleCoefficients) -> SamplePlane {
+    PlaneKernels.horizontal(self, rows: rows, coefficients: coefficients)
   }
 
-  private func convolve(_ source: SamplePlane, to output: Size, region: ThumbnailGeometry.Region)
-    -> SamplePlane
-  {
-    let isIdentityX = output.width == source.width && region.x == 0 && region.width == Double(source.width)
-    let isIdentityY =
-      output.height == source.height && region.y == 0 && region.height == Double(source.height)
-    if isIdentityX && isIdentityY { return source }
-    let vertical = ResampleCoefficients(
-      sourceLength: source.height, offset: region.y, span: region.height, outputLength: output.height,
-      filter: filter)
-    let firstRow = vertical.starts.first ?? 0
-    let lastRow = min(source.height, (vertical.starts.last ?? 0) + vertical.taps)
-    let horizontalPass: SamplePlane
-    if isIdentityX {
-      horizontalPass = source
-    } else {
-      let horizontal = ResampleCoefficients(
-        sourceLength: source.width, offset: region.x, span: region.width, outputLength: output.width,
-        filter: filter)
-      horizontalPass = PlaneKernels.horizontal(source, rows: firstRow..<lastRow, coefficients: horizontal)
-    }
-    if isIdentityY { return horizontalPass }
-    return PlaneKernels.vertical(
-      horizontalPass, rowOffset: isIdentityX ? 0 : firstRow, coefficients: vertical)
+  func verticalPass(rowOffset: Int, coefficients: ResampleCoefficients) -> SamplePlane {
+    PlaneKernels.vertical(self, rowOffset: rowOffset, coefficients: coefficients)
+  }
+
+  func boxShrunk(by factor: Int) -> SamplePlane {
+    let shrunk = BoxShrinker.shrinkSamples(samples, width: width, height: height, channels: 1, by: factor)
+    return SamplePlane(width: shrunk.width, height: shrunk.height, samples: shrunk.samples)
   }
 }

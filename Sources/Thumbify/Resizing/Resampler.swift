@@ -39,31 +39,45 @@ public struct Resampler: Sendable {
   public func resize(_ source: PixelBuffer, to output: Size, region: ThumbnailGeometry.Region? = nil)
     -> PixelBuffer
   {
-    var region =
+    let region =
       region
       ?? ThumbnailGeometry.Region(
         x: 0, y: 0, width: Double(source.width), height: Double(source.height))
     guard source.width > 0, source.height > 0, output.width > 0, output.height > 0 else { return source }
     var working = source
     if source.hasAlpha { AlphaPremultiplier.premultiply(&working) }
+    var result = shrinkAndConvolve(working, to: output, region: region)
+    if source.hasAlpha { AlphaPremultiplier.unpremultiply(&result) }
+    return result
+  }
+
+  /// The box pre-shrink (when the reduction is at least 2 × `preShrinkGap`), then ``convolve(_:to:region:)``.
+  func shrinkAndConvolve<Image: SeparablyResamplable>(
+    _ source: Image, to output: Size, region: ThumbnailGeometry.Region
+  ) -> Image {
+    var working = source
+    var region = region
     if let gap = preShrinkGap {
       let ratio = min(region.width / Double(output.width), region.height / Double(output.height))
       let factor = Int(ratio / gap)
       if factor >= 2 {
-        working = BoxShrinker.shrink(working, by: factor)
+        working = source.boxShrunk(by: factor)
         let inverse = 1 / Double(factor)
         region = region.scaled(by: inverse, inverse)
         region.width = min(region.width, Double(working.width) - region.x)
         region.height = min(region.height, Double(working.height) - region.y)
       }
     }
-    var result = convolve(working, to: output, region: region)
-    if source.hasAlpha { AlphaPremultiplier.unpremultiply(&result) }
-    return result
+    return convolve(working, to: output, region: region)
   }
 
-  private func convolve(_ source: PixelBuffer, to output: Size, region: ThumbnailGeometry.Region)
-    -> PixelBuffer
+  /// The separable resize of `region` of `source` to `output`: the horizontal pass over only the
+  /// source rows the vertical pass reads, then the vertical pass; a pass whose axis is unchanged is
+  /// skipped. One plan for RGB(A) buffers and Y′CbCr planes.
+  func convolve<Image: SeparablyResamplable>(
+    _ source: Image, to output: Size, region: ThumbnailGeometry.Region
+  )
+    -> Image
   {
     let isIdentityX =
       output.width == source.width && region.x == 0 && region.width == Double(source.width)
@@ -75,19 +89,42 @@ public struct Resampler: Sendable {
       filter: filter)
     let firstRow = vertical.starts.first ?? 0
     let lastRow = min(source.height, (vertical.starts.last ?? 0) + vertical.taps)
-    let horizontalPass: PixelBuffer
+    let horizontalPass: Image
     if isIdentityX {
       horizontalPass = source
     } else {
       let horizontal = ResampleCoefficients(
         sourceLength: source.width, offset: region.x, span: region.width, outputLength: output.width,
         filter: filter)
-      horizontalPass = ConvolutionKernels.horizontal(
-        source, rows: firstRow..<lastRow, coefficients: horizontal)
+      horizontalPass = source.horizontalPass(rows: firstRow..<lastRow, coefficients: horizontal)
     }
     if isIdentityY { return horizontalPass }
     // The horizontal pass holds rows firstRow..<lastRow (or every row when it was skipped).
-    let rowOffset = isIdentityX ? 0 : firstRow
-    return ConvolutionKernels.vertical(horizontalPass, rowOffset: rowOffset, coefficients: vertical)
+    return horizontalPass.verticalPass(rowOffset: isIdentityX ? 0 : firstRow, coefficients: vertical)
   }
+
+}
+
+/// An image the separable resize runs on: an RGB(A) ``PixelBuffer`` or one ``SamplePlane``.
+protocol SeparablyResamplable {
+  var width: Int { get }
+  var height: Int { get }
+  /// Source rows `rows`, each resampled horizontally by `coefficients`.
+  func horizontalPass(rows: Range<Int>, coefficients: ResampleCoefficients) -> Self
+  /// Every column resampled vertically; row 0 of `self` is source row `rowOffset`.
+  func verticalPass(rowOffset: Int, coefficients: ResampleCoefficients) -> Self
+  /// The mean of each `factor`×`factor` block (``BoxShrinker``).
+  func boxShrunk(by factor: Int) -> Self
+}
+
+extension PixelBuffer: SeparablyResamplable {
+  func horizontalPass(rows: Range<Int>, coefficients: ResampleCoefficients) -> PixelBuffer {
+    ConvolutionKernels.horizontal(self, rows: rows, coefficients: coefficients)
+  }
+
+  func verticalPass(rowOffset: Int, coefficients: ResampleCoefficients) -> PixelBuffer {
+    ConvolutionKernels.vertical(self, rowOffset: rowOffset, coefficients: coefficients)
+  }
+
+  func boxShrunk(by factor: Int) -> PixelBuffer { BoxShrinker.shrink(self, by: factor) }
 }
