@@ -17,15 +17,26 @@ struct JPEGDecoder: ImageDecoding {
     $0.num == 1 && [1, 2, 4, 8].contains($0.denom)
   }
 
-  func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
-    let markers = JPEGMarkers(data)
+  /// Hands `body` a decompressor, the data (with an EOI appended when it lacks one), its header
+  /// (the pixel limit already checked) and its EXIF orientation: the start of every JPEG decode.
+  func withHeader<Result>(
+    _ data: [UInt8], options: DecodeOptions,
+    _ body: (TurboJPEGDecompressor, UnsafeBufferPointer<UInt8>, TurboJPEGDecompressor.Header, ExifOrientation)
+      throws(ImageError) -> Result
+  ) throws(ImageError) -> Result {
+    let orientation = JPEGMarkers(data).orientation
     let decompressor = try TurboJPEGDecompressor()
     let endOfImage: [UInt8] = [0xFF, 0xD9]
     let complete = data.suffix(2).elementsEqual(endOfImage) ? data : data + endOfImage
-    return try complete.withUnsafeBufferPointer { (jpeg) throws(ImageError) -> DecodedImage in
+    return try complete.withUnsafeBufferPointer { (jpeg) throws(ImageError) -> Result in
       let header = try decompressor.header(jpeg)
       try options.checkPixels(header.size, format: .jpeg)
-      let orientation = markers.orientation
+      return try body(decompressor, jpeg, header, orientation)
+    }
+  }
+
+  func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
+    try withHeader(data, options: options) { (decompressor, jpeg, header, orientation) throws(ImageError) in
       let required = ShrinkOnLoad.requiredSize(
         stored: header.size, orientation: orientation, options: options,
         headroom: options.jpegShrinkHeadroom)

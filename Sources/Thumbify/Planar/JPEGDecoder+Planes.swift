@@ -27,18 +27,12 @@ extension JPEGDecoder {
   func decodePlanes(_ data: [UInt8], options: DecodeOptions, chromaFactor target: (x: Int, y: Int))
     throws(ImageError) -> DecodedPlanes?
   {
-    let markers = JPEGMarkers(data)
-    let decompressor = try TurboJPEGDecompressor()
-    let endOfImage: [UInt8] = [0xFF, 0xD9]
-    let complete = data.suffix(2).elementsEqual(endOfImage) ? data : data + endOfImage
-    return try complete.withUnsafeBufferPointer { (jpeg) throws(ImageError) -> DecodedPlanes? in
-      let header = try decompressor.header(jpeg)
-      try options.checkPixels(header.size, format: .jpeg)
+    try withHeader(data, options: options) {
+      (decompressor, jpeg, header, orientation) throws(ImageError) -> DecodedPlanes? in
       let isGray = header.colorspace == Int32(TJCS_GRAY.rawValue)
       guard header.colorspace == Int32(TJCS_YCbCr.rawValue) || isGray,
         let factor = Self.chromaFactor(subsampling: header.subsampling)
       else { return nil }
-      let orientation = markers.orientation
       let stored = orientation.swapsDimensions ? (x: target.y, y: target.x) : target
       let required = YCbCrImage.chromaCovering(
         ShrinkOnLoad.requiredSize(
