@@ -103,6 +103,26 @@ public struct CardWriter: Sendable {
     }
   }
 
+  /// Writes card bytes (`encodedCard(for:)`) as the card named `key`, outside any session (the crawl's
+  /// workers write each card as soon as its record is saved; a session's `finish()` removes the
+  /// cards no longer listed).
+  ///
+  /// - Returns: false when the file already held these bytes and was left untouched.
+  /// - Throws: `StoreError` when the file cannot be written.
+  public func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) -> Bool {
+    try Self.writeCard(bytes, key: key, in: cardsDirectory)
+  }
+
+  static func writeCard(_ bytes: [UInt8], key: CardKey, in cardsDirectory: String) throws(StoreError) -> Bool {
+    let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
+    if FileManager.default.contents(atPath: path).map(Array.init) == bytes { return false }
+    // No fsync per card: 10,000 cards cost 10,000 disk flushes (~5 s of a 10,000-URL crawl). A card is
+    // derived from the manifest, which is fsynced; after a power cut a card left empty differs from
+    // its bytes and is rewritten by the next run (or `writeFromManifest`).
+    try FileSystem.writeAtomically(bytes, to: path, isDurable: false)
+    return true
+  }
+
   /// One run of the writer: the keys written so far (or the caller's answer), so `finish()` can remove the rest.
   public struct Session: Sendable {
     let cardsDirectory: String
@@ -134,16 +154,11 @@ public struct CardWriter: Sendable {
     /// so `finish()` keeps the card).
     public mutating func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) {
       if isKept == nil { kept.insert(key) }
-      let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
-      if FileManager.default.contents(atPath: path).map(Array.init) == bytes {
+      if try CardWriter.writeCard(bytes, key: key, in: cardsDirectory) {
+        summary.written += 1
+      } else {
         summary.unchanged += 1
-        return
       }
-      // No fsync per card: 10,000 cards cost 10,000 disk flushes (~5 s of a 10,000-URL crawl). A card is
-      // derived from the manifest, which is fsynced; after a power cut a card left empty differs from
-      // its bytes and is rewritten by the next run (or `writeFromManifest`).
-      try FileSystem.writeAtomically(bytes, to: path, isDurable: false)
-      summary.written += 1
     }
 
     /// Removes the cards of URLs this run did not write, and temporary files a crash left.

@@ -9,7 +9,9 @@ import Synchronization
 /// 3. Crawls the list with `Crawler`, saving each record as it is made.
 /// 4. Reads the list a second time and writes `manifest.jsonl` (one record per distinct URL, in input
 ///    order) to a temp file, fsyncs it and renames it into place; then marks the run finished.
-///    The per-URL card files (`cards/<key>.json`, `CardWriter`) are written alongside.
+///    The per-URL card files (`cards/<key>.json`, `CardWriter`) are written by the crawl's workers as
+///    each record is saved (by the manifest pass when the run resumes), and the pass removes the cards
+///    of URLs no longer listed.
 ///
 /// Memory is bounded by the configuration's concurrency, never by the length of the list.
 public final class CrawlJob: Sendable {
@@ -94,9 +96,11 @@ public final class CrawlJob: Sendable {
       let state = try StateStore(path: Self.statePath(for: outputDirectory))
       let run = try state.beginRun(options: configuration.variants.cacheKey)
       if let robots { robots.seed(try state.robotsEntries()) }
+      let cardWriter = CardWriter(outputDirectory: outputDirectory)
+      try FileSystem.makeDirectories(cardWriter.cardsDirectory)
       let crawler = Crawler(
         configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
-        state: state, run: run.id, outputDirectory: outputDirectory)
+        state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter)
       let counts = Mutex(Summary())
       try await crawler.crawl(try openList()) { event in
         counts.withLock { summary in
@@ -111,6 +115,7 @@ public final class CrawlJob: Sendable {
         }
         await onEvent(event)
       }
+      if let error = crawler.cardError { throw error }
       var summary = counts.withLock { $0 }
       summary.isResumed = run.isResumed
       summary.outcomes = [:]
@@ -120,7 +125,7 @@ public final class CrawlJob: Sendable {
       // which cards to keep instead of holding a set of every key (memory stays flat with the list).
       let statePath = Self.statePath(for: outputDirectory)
       let cards = BackgroundCardWriter(
-        try CardWriter(outputDirectory: outputDirectory).start(keeping: { (key) throws(StoreError) in
+        try cardWriter.start(keeping: { (key) throws(StoreError) in
           do throws(StateError) {
             return try state.isListed(key)
           } catch {
@@ -143,7 +148,10 @@ public final class CrawlJob: Sendable {
           if let card = stored.card, let outcome = stored.outcome,
             let hasImageFailure = stored.hasImageFailure
           {
-            try cards.write(encoded: card, key: CardKey(normalizedURL: stored.normalizedURL))
+            // In a fresh run the worker that saved the record wrote its card. A resumed run writes
+            // them all again (a run killed between saving a record and writing its card left it
+            // out); cards already holding their bytes are only compared.
+            if run.isResumed { try cards.write(encoded: card, key: CardKey(normalizedURL: stored.normalizedURL)) }
             summary.outcomes[outcome, default: 0] += 1
             if hasImageFailure { summary.imageFailures += 1 }
           } else if let record = stored.record {

@@ -33,13 +33,16 @@ public final class Crawler: Sendable {
   let run: Int64
   let images: ImageStage
   let clock: @Sendable () -> Double
+  let cards: CardWriter?
   private let inFlight = Mutex<Set<String>>([])
+  private let firstCardError = Mutex<StoreError?>(nil)
 
   public init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
-    clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    cards: CardWriter? = nil, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
+    self.cards = cards
     self.configuration = configuration
     self.fetcher = fetcher
     self.extractor = extractor
@@ -151,16 +154,26 @@ public final class Crawler: Sendable {
     return record
   }
 
-  /// Saves a record with its card bytes, made here on the crawl's workers so that the single-threaded
-  /// manifest pass copies them (a card that cannot be encoded is made again by the pass).
+  /// Saves a record with its card bytes, made here on the crawl's workers, then writes its card file
+  /// when the crawler has `cards` (a card that cannot be encoded is left to the manifest pass).
   private func save(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
     fetchedAt: Double?
   ) throws(StateError) {
+    let card = try? CardWriter.encodedCard(for: record)
     try state.savePage(
       url, record: record, run: run, isGood: isGood, etag: etag, lastModified: lastModified,
-      fetchedAt: fetchedAt, card: try? CardWriter.encodedCard(for: record))
+      fetchedAt: fetchedAt, card: card)
+    guard let cards, let card, firstCardError.withLock({ $0 }) == nil else { return }
+    do throws(StoreError) {
+      _ = try cards.write(encoded: card, key: CardKey(normalizedURL: url))
+    } catch {
+      firstCardError.withLock { $0 = $0 ?? error }
+    }
   }
+
+  /// The first card file that could not be written (the crawl goes on; its caller fails the run).
+  public var cardError: StoreError? { firstCardError.withLock { $0 } }
 
   /// A failed fetch keeps the last good card, marked stale; without one, the record is `failed`.
   private func saveFailure(

@@ -198,6 +198,10 @@ struct CrawlJobTests {
     #expect(summary.reused >= 2)
     #expect(Set(fetcher.requests.filter { $0.kind == .page }.map(\.url)) == ["http://site.test/b"])
     #expect(records.count == 3)
+    // And it writes the cards the killed run had not (its crawler wrote none).
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory + "/cards").sorted()
+        == records.map { CardKey(normalizedURL: $0.normalizedURL).fileName }.sorted())
     // And a run after a finished one starts afresh.
     let (next, _, _) = try await crawl(Self.list)
     #expect(!next.isResumed)

@@ -3,8 +3,8 @@ import Testing
 
 @testable import Thumbify
 
-/// The crawl writes the card files at the end of a run (with the crawl's test doubles for the
-/// network, extraction and imaging).
+/// The crawl writes each card file as its record is saved and removes the cards of URLs no longer
+/// listed at the end of a run (with the crawl's test doubles for the network, extraction and imaging).
 @Suite("Cards written by the crawl")
 struct CrawlCardsTests {
   let directory = makeTemporaryDirectory("cards")
@@ -42,5 +42,26 @@ struct CrawlCardsTests {
 
     let second = try await crawl("http://site.test/a\n")
     #expect(try cardFiles() == [CardKey(normalizedURL: second[0].normalizedURL).fileName])
+  }
+
+  @Test func aCardThatCannotBeWrittenFailsTheRunAndTheRerunFinishesIt() async throws {
+    defer { removeDirectory(directory) }
+    // Given a directory where the card of /b should be (its rename fails),
+    let blocked = directory + "/cards/" + CardKey(normalizedURL: "http://site.test/b").fileName
+    try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: true)
+    // when the crawl runs, it fails with a storage error naming the card and writes no manifest,
+    await #expect {
+      _ = try await crawl("http://site.test/a\nhttp://site.test/b\n")
+    } throws: { error in
+      guard let error = error as? CrawlJobError, case .storage(let store) = error else { return false }
+      return store.description.contains(CardKey(normalizedURL: "http://site.test/b").fileName)
+    }
+    #expect(!FileManager.default.fileExists(atPath: directory + "/manifest.jsonl"))
+    // and once the obstacle is gone the rerun resumes without fetching again and writes every card.
+    try FileManager.default.removeItem(atPath: blocked)
+    fetcher.resetLog()
+    let records = try await crawl("http://site.test/a\nhttp://site.test/b\n")
+    #expect(fetcher.requests.filter { $0.kind == .page }.isEmpty)
+    #expect(try cardFiles() == records.map { CardKey(normalizedURL: $0.normalizedURL).fileName }.sorted())
   }
 }
