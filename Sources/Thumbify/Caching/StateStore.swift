@@ -79,8 +79,9 @@ public final class StateStore: Sendable {
         fetched_at REAL, listed INTEGER);
       -- pages.current is NULL when the run's record is the good one (stored once, read as
       -- COALESCE(current, good)): most pages succeed, and two copies doubled the database.
-      -- pages.card, pages.outcome, pages.image_failed (added below when missing) are derived from
-      -- pages.current when it is saved, so the manifest walk copies them instead of decoding the record.
+      -- pages.outcome, pages.image_failed (added below when missing) are derived from the record when
+      -- it is saved, so the manifest walk counts outcomes without decoding the record. pages.card is
+      -- no longer used (NULL): the crawl's workers write each card file when they save its record.
       -- The card keys (SHA-256 of the normalized URL) of the last manifest walk (forEachRecord).
       -- pages.listed is no longer used: marking it rewrote every page row during the walk.
       CREATE TABLE IF NOT EXISTS manifest_keys(key BLOB PRIMARY KEY) WITHOUT ROWID;
@@ -152,25 +153,23 @@ public final class StateStore: Sendable {
   /// Records `record` as the result of `run` for `url`; when `isGood`, it also becomes the last good
   /// record with the given validators and fetch time.
   ///
-  /// - Parameter card: the record's card file bytes (`CardWriter.encodedCard(for:)`), kept beside it so
-  ///   the manifest pass copies them; `nil` makes the pass derive the card from the record.
   public func savePage(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
-    fetchedAt: Double?, card: [UInt8]? = nil
+    fetchedAt: Double?
   ) throws(StateError) {
     let json = Self.encode(record)
     let derived: [Value] = [
-      card.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .text(record.outcome.rawValue),
+      .text(record.outcome.rawValue),
       .integer(record.imageError != nil || record.iconError != nil ? 1 : 0),
     ]
     try withDatabase { (db) throws(StateError) in
       if isGood {
         try db.query(
           """
-          INSERT INTO pages(url, good, current, run, etag, last_modified, fetched_at, card, outcome, image_failed)
-          VALUES(?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+          INSERT INTO pages(url, good, current, run, etag, last_modified, fetched_at, outcome, image_failed)
+          VALUES(?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8)
           ON CONFLICT(url) DO UPDATE SET good = ?2, current = NULL, run = ?3, etag = ?4, last_modified = ?5,
-            fetched_at = ?6, card = ?7, outcome = ?8, image_failed = ?9
+            fetched_at = ?6, card = NULL, outcome = ?7, image_failed = ?8
           """,
           [
             .text(url), .text(json), .integer(run), etag.map(Value.text) ?? .null,
@@ -179,8 +178,8 @@ public final class StateStore: Sendable {
       } else {
         try db.query(
           """
-          INSERT INTO pages(url, current, run, card, outcome, image_failed) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
-          ON CONFLICT(url) DO UPDATE SET current = ?2, run = ?3, card = ?4, outcome = ?5, image_failed = ?6
+          INSERT INTO pages(url, current, run, outcome, image_failed) VALUES(?1, ?2, ?3, ?4, ?5)
+          ON CONFLICT(url) DO UPDATE SET current = ?2, run = ?3, card = NULL, outcome = ?4, image_failed = ?5
           """, [.text(url), .text(json), .integer(run)] + derived)
       }
     }
@@ -193,8 +192,6 @@ public final class StateStore: Sendable {
     public var normalizedURL: String
     /// The record with the manifest's encoding.
     public var json: String
-    /// The card file's bytes.
-    public var card: [UInt8]?
     public var outcome: CrawlRecord.Outcome?
     /// Whether the image or the icon failed.
     public var hasImageFailure: Bool?
@@ -212,7 +209,7 @@ public final class StateStore: Sendable {
   /// - Parameters:
   ///   - next: returns the next normalized URL of the input, or `nil` at its end.
   ///   - body: called with each URL's record as stored (the manifest's encoding, so the manifest writes
-  ///     it as is, and the card and summary facts derived when it was saved, so nothing is decoded);
+  ///     it as is, and the summary facts derived when it was saved, so nothing is decoded);
   ///     URLs without a record of `run` are skipped, and so are URLs already handed over.
   public func forEachRecord(
     of run: Int64, in next: () -> String?, _ body: (StoredRecord) throws -> Void
@@ -227,7 +224,7 @@ public final class StateStore: Sendable {
     while let url = next() {
       let stored = try withDatabase { (db) throws(StateError) -> StoredRecord? in
         let rows = try db.query(
-          "SELECT COALESCE(current, good), card, outcome, image_failed FROM pages WHERE url = ?1 AND run = ?2",
+          "SELECT COALESCE(current, good), outcome, image_failed FROM pages WHERE url = ?1 AND run = ?2",
           [.text(url), .integer(run)])
         guard let row = rows.first, let json = row[0].text else { return nil }
         try db.query(
@@ -235,9 +232,8 @@ public final class StateStore: Sendable {
           [.blob(CardKey(normalizedURL: url).bytes)])
         guard db.changes == 1 else { return nil }
         return StoredRecord(
-          normalizedURL: url, json: json, card: row[1].text.map { Array($0.utf8) },
-          outcome: row[2].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
-          hasImageFailure: row[3].integer.map { $0 != 0 })
+          normalizedURL: url, json: json, outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
+          hasImageFailure: row[2].integer.map { $0 != 0 })
       }
       if let stored { try body(stored) }
     }

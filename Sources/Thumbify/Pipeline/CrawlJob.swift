@@ -142,16 +142,12 @@ public final class CrawlJob: Sendable {
           return nil
         },
         { stored in
-          // The state stores each record with the manifest's encoding, and its card and summary facts
-          // beside it: copied, not decoded and encoded again (rows saved without them are decoded).
+          // The state stores each record with the manifest's encoding and its summary facts: copied and
+          // counted, not decoded. In a fresh run the worker that saved a record wrote its card; a
+          // resumed run writes them all again from the records (a run killed between saving a record
+          // and writing its card left it out), and cards already holding their bytes are only compared.
           try writer.append(encoded: stored.json)
-          if let card = stored.card, let outcome = stored.outcome,
-            let hasImageFailure = stored.hasImageFailure
-          {
-            // In a fresh run the worker that saved the record wrote its card. A resumed run writes
-            // them all again (a run killed between saving a record and writing its card left it
-            // out); cards already holding their bytes are only compared.
-            if run.isResumed { try cards.write(encoded: card, key: CardKey(normalizedURL: stored.normalizedURL)) }
+          if !run.isResumed, let outcome = stored.outcome, let hasImageFailure = stored.hasImageFailure {
             summary.outcomes[outcome, default: 0] += 1
             if hasImageFailure { summary.imageFailures += 1 }
           } else if let record = stored.record {

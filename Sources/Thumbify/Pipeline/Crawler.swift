@@ -154,19 +154,17 @@ public final class Crawler: Sendable {
     return record
   }
 
-  /// Saves a record with its card bytes, made here on the crawl's workers, then writes its card file
-  /// when the crawler has `cards` (a card that cannot be encoded is left to the manifest pass).
+  /// Saves a record, then writes its card file when the crawler has `cards`.
   private func save(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
     fetchedAt: Double?
   ) throws(StateError) {
-    let card = try? CardWriter.encodedCard(for: record)
     try state.savePage(
       url, record: record, run: run, isGood: isGood, etag: etag, lastModified: lastModified,
-      fetchedAt: fetchedAt, card: card)
-    guard let cards, let card, firstCardError.withLock({ $0 }) == nil else { return }
+      fetchedAt: fetchedAt)
+    guard let cards, firstCardError.withLock({ $0 }) == nil else { return }
     do throws(StoreError) {
-      _ = try cards.write(encoded: card, key: CardKey(normalizedURL: url))
+      _ = try cards.write(encoded: try CardWriter.encodedCard(for: record), key: CardKey(normalizedURL: url))
     } catch {
       firstCardError.withLock { $0 = $0 ?? error }
     }
