@@ -46,7 +46,7 @@ public final class URLListReader: @unchecked Sendable {
   public func next() -> Entry? {
     while let line = lines.nextLine() {
       lineNumber += 1
-      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let text = Self.trimmed(line)
       if text.isEmpty || text.hasPrefix("#") { continue }
       if line.count > Self.maxLineLength {
         return .invalid(
@@ -59,5 +59,16 @@ public final class URLListReader: @unchecked Sendable {
       }
     }
     return nil
+  }
+
+  /// The line without surrounding white space. A line that starts and ends with a visible ASCII
+  /// character (nearly every line of a URL list) has none and skips Foundation's trimming, which was
+  /// 2 % of a crawl's CPU.
+  static func trimmed(_ line: [UInt8]) -> String {
+    func isVisibleASCII(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+    if let first = line.first, let last = line.last, isVisibleASCII(first), isVisibleASCII(last) {
+      return String(decoding: line, as: UTF8.self)
+    }
+    return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

@@ -46,6 +46,19 @@ struct URLListReaderTests {
     #expect(entries(try URLListReader(fileDescriptor: descriptor)) == Self.expected)
   }
 
+  @Test func trimmingMatchesFoundationsWhiteSpaceRules() {
+    let lines = [
+      "http://a.test/", " http://a.test/", "http://a.test/ ", "\thttp://a.test/\r",
+      "\u{A0}http://a.test/\u{3000}",
+      "http://a.test/\u{2003}", "\u{85}x", "x\u{0B}", "\u{0C}", "", " ", "é", "a b", "#c", "\u{7F}x\u{7F}",
+    ]
+    for line in lines {
+      #expect(
+        URLListReader.trimmed(Array(line.utf8)) == line.trimmingCharacters(in: .whitespacesAndNewlines),
+        "\(line.debugDescription)")
+    }
+  }
+
   @Test func aMissingFileIsATypedError() {
     #expect(
       throws: StoreError.io(
