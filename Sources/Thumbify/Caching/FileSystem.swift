@@ -57,6 +57,32 @@ public enum FileSystem {
     isRenamed = true
   }
 
+  /// Whether the regular file at `path` holds exactly `bytes` (false when it is missing or unreadable).
+  ///
+  /// A file of another size is not read.
+  public static func fileHolds(_ bytes: [UInt8], at path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+      Int(status.st_size) == bytes.count
+    else { return false }
+    var contents = [UInt8](repeating: 0, count: bytes.count)
+    var offset = 0
+    while offset < contents.count {
+      let count = contents.withUnsafeMutableBytes {
+        read(descriptor, $0.baseAddress! + offset, $0.count - offset)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return false }
+      offset += count
+    }
+    // One more byte means the file grew since `fstat`.
+    var extra: UInt8 = 0
+    return read(descriptor, &extra, 1) == 0 && contents == bytes
+  }
+
   static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR

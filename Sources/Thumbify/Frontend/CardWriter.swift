@@ -113,9 +113,10 @@ public struct CardWriter: Sendable {
     try Self.writeCard(bytes, key: key, in: cardsDirectory)
   }
 
-  static func writeCard(_ bytes: [UInt8], key: CardKey, in cardsDirectory: String) throws(StoreError) -> Bool {
+  static func writeCard(_ bytes: [UInt8], key: CardKey, in cardsDirectory: String) throws(StoreError) -> Bool
+  {
     let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
-    if FileManager.default.contents(atPath: path).map(Array.init) == bytes { return false }
+    if FileSystem.fileHolds(bytes, at: path) { return false }
     // No fsync per card: 10,000 cards cost 10,000 disk flushes (~5 s of a 10,000-URL crawl). A card is
     // derived from the manifest, which is fsynced; after a power cut a card left empty differs from
     // its bytes and is rewritten by the next run (or `writeFromManifest`).
