@@ -26,6 +26,36 @@ struct CardTests {
         ? nil : RecordError(code: "dns", message: "Could not resolve host.", stage: "fetch"))
   }
 
+  /// `isLinkable` and `domain(of:)` read normal URLs from their bytes; they must say what
+  /// `URLComponents` says about every spelling.
+  @Test func linksAndDomainsAgreeWithURLComponents() {
+    func viaComponents(_ url: String) -> (linkable: Bool, domain: String?) {
+      let components = URLComponents(string: url)
+      let scheme = components?.scheme?.lowercased()
+      let host = components?.host?.lowercased()
+      let linkable = (scheme == "http" || scheme == "https") && !(host ?? "").isEmpty
+      var domain = host.flatMap { $0.isEmpty ? nil : $0 }
+      if domain?.hasPrefix("www.") == true { domain?.removeFirst(4) }
+      return (linkable, domain)
+    }
+    let urls = [
+      "http://example.com/", "https://www.example.com/a?b=c&d=e", "http://127.0.0.2:18080/p/1.html",
+      "https://example.com:8443/x", "http://a.test/x[1]", "http://a.test/a|b", "http://a.test/a^b",
+      "http://a.test/~user/(x)*!$',;=:@", "http://a.test/?", "http://a.test/%41", "http://a.test/a b",
+      "http://a.test/é", "http://a.test/{x}", "http://a.test/a\\b", "http://a.test/a\"b", "http://a.test/<a>",
+      "http://a.test/`", "HTTP://A.TEST/", "http://a.test", "ftp://a.test/", "http:///x",
+      "http://user@a.test/",
+      "http://[::1]/", "http://xn--bcher-kva.test/", "http://a.test:80/", "mailto:a@b.test", "",
+      "https://www.example.com/a?final", "http://a.test/#f", "http://1.2.3.4/", "http://a..test/",
+    ]
+    for url in urls {
+      let expected = viaComponents(url)
+      #expect(Card.isLinkable(url) == expected.linkable, "\(url)")
+      #expect(Card.domain(of: url) == expected.domain, "\(url)")
+      if Card.normalHost(url) != nil { #expect(expected.linkable, "the fast path only takes links: \(url)") }
+    }
+  }
+
   @Test func okRecordGivesTheDrawingFieldsWithVariantsNarrowestFirst() {
     var metadata = PageMetadata()
     metadata.title = "  A title \n"
