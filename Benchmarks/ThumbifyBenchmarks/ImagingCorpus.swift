@@ -59,9 +59,7 @@ enum ImagingCorpus {
   static func vipsthumbnail(_ files: [String], _ configuration: Configuration, out: String, processes: Int)
     throws
   {
-    let format = configuration.format == .webp ? "webp[Q=\(configuration.quality),strip]" : "png[strip]"
-    var arguments = ["--size", configuration.box.description, "-o", "\(out)/%s.\(format)"]
-    if configuration.fit == .cover { arguments += ["--smartcrop", "centre"] }
+    let arguments = vipsArguments(configuration, out: out)
     let chunks = (0..<processes).map { index in
       stride(from: index, to: files.count, by: processes).map { files[$0] }
     }
@@ -77,6 +75,23 @@ enum ImagingCorpus {
       process.waitUntilExit()
       guard process.terminationStatus == 0 else { throw BenchmarkFailure("vipsthumbnail failed") }
     }
+  }
+
+  /// `vipsthumbnail`'s options for a configuration (the files follow).
+  static func vipsArguments(_ configuration: Configuration, out: String) -> [String] {
+    let format = configuration.format == .webp ? "webp[Q=\(configuration.quality),strip]" : "png[strip]"
+    var arguments = ["--size", configuration.box.description, "-o", "\(out)/%s.\(format)"]
+    if configuration.fit == .cover { arguments += ["--smartcrop", "centre"] }
+    return arguments
+  }
+
+  /// The peak RSS in KiB of one `vipsthumbnail` process over all `files` (untimed), from GNU `time`:
+  /// `getrusage(RUSAGE_CHILDREN)` would report at least this process's own peak (see `ChildProcess`).
+  static func vipsPeakRSSKiB(_ files: [String], _ configuration: Configuration, out: String) throws -> Int {
+    try ChildProcess.run(
+      "/usr/bin/env",
+      ["VIPS_CONCURRENCY=1", "/usr/bin/vipsthumbnail"] + vipsArguments(configuration, out: out) + files
+    ).peakRSSKiB
   }
 
   /// A long-lived Pillow process (`pillow-thumbnail.py … serve`) that runs one
@@ -149,13 +164,6 @@ enum ImagingCorpus {
     let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
     let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     return user + system
-  }
-
-  /// The largest peak resident set of any waited-for child process, in KiB.
-  static func childrenPeakRSSKiB() -> Int {
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-    return usage.ru_maxrss
   }
 }
 
