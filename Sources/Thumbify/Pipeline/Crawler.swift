@@ -37,6 +37,8 @@ public final class Crawler: Sendable {
   private let inFlight = Mutex<Set<String>>([])
   private let firstCardError = Mutex<StoreError?>(nil)
 
+  /// - Parameter cards: when given, each record's card file is written as soon as the record is saved
+  ///   (a card that cannot be written is kept in `cardError` and no more cards are written).
   public init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
