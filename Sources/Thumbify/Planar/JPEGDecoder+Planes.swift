@@ -57,7 +57,9 @@ extension JPEGDecoder {
           try cr.withUnsafeMutableBufferPointer { (cr) throws(ImageError) in
             let planes = isGray ? [y.baseAddress!] : [y.baseAddress!, cb.baseAddress!, cr.baseAddress!]
             let widths = isGray ? [padded.width] : [padded.width, chroma.width, chroma.width]
-            try decompressor.decompressToPlanes(jpeg, into: planes, widths: widths, size: size)
+            try Self.withStream(data, jpeg, scale: scale, isRawOutput: true) { (jpeg) throws(ImageError) in
+              try decompressor.decompressToPlanes(jpeg, into: planes, widths: widths, size: size)
+            }
           }
         }
       }

@@ -99,6 +99,24 @@ struct ProgressiveDCStreamTests {
         == Self.planes(jpeg, size: size, subsampling: header.subsampling))
   }
 
+  @Test(arguments: 1...8)
+  func exifOrientationIsAppliedToTheOneEighthDecode(orientation: Int) throws {
+    // Given a progressive JPEG with this EXIF orientation
+    let plain = TestImages.jpeg(try Fixtures.photo("storm.jpg"), isProgressive: true)
+    let jpeg = TestImages.withExifOrientation(plain, orientation)
+    let size = ShrinkOnLoad.scaledSize(try Self.header(jpeg).size, by: (1, 8))
+
+    // When it is decoded at 1/8
+    let decoded = try ImageDecoder().decode(jpeg, options: Self.oneEighth)
+
+    // Then it is the full stream's 1/8 decode, turned upright
+    let stored = PixelBuffer(
+      width: size.width, height: size.height, channels: 3, pixels: try Self.rgb(plain, size: size))
+    let orientation = try #require(ExifOrientation(rawValue: orientation))
+    #expect(decoded.buffer == stored.oriented(orientation))
+    #expect(decoded.originalSize == orientation.upright(Size(width: 945, height: 630)))
+  }
+
   @Test func otherJPEGsAreNotRewritten() throws {
     // Given a baseline JPEG, a progressive one with a restart interval, and cut-off progressive ones
     let photo = try Fixtures.photo("storm.jpg")
@@ -113,5 +131,67 @@ struct ProgressiveDCStreamTests {
       #expect(Self.rewritten(jpeg, isRawOutput: false) == nil)
     }
     #expect(Self.rewritten(progressive, isRawOutput: false) != nil)
+  }
+
+  @Test(arguments: [0.05, 0.2, 0.5, 0.8, 0.95, 0.999])
+  func cutOffProgressiveJPEGIsStillCorrupt(fraction: Double) throws {
+    // Given a progressive JPEG cut off inside a scan
+    let jpeg = TestImages.jpeg(try Fixtures.photo("storm.jpg"), isProgressive: true)
+    let cut = Array(jpeg.prefix(Int(Double(jpeg.count) * fraction)))
+    let options = Self.oneEighth
+
+    // When it is decoded at 1/8, to RGB and to planes
+    // Then both report it as corrupt, as the full stream's decode does
+    Self.expectCorrupt { () throws(ImageError) in _ = try ImageDecoder().decode(cut, options: options) }
+    Self.expectCorrupt { () throws(ImageError) in _ = try ImageDecoder().decodePlanes(cut, options: options) }
+  }
+
+  static func expectCorrupt(_ decode: () throws(ImageError) -> Void) {
+    do {
+      try decode()
+      Issue.record("a cut-off JPEG decoded")
+    } catch {
+      guard case .corrupt(.jpeg, let message) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(!message.isEmpty)
+    }
+  }
+
+  @Test(arguments: 0..<20)
+  func garbledProgressiveJPEGGivesTheFullStreamsResultOrItsDCImage(seed: Int) throws {
+    // Given a progressive JPEG with 64 bytes somewhere in its scans overwritten by pseudo-random bytes
+    let clean = TestImages.jpeg(try Fixtures.photo("storm.jpg"), isProgressive: true)
+    var jpeg = clean
+    var state = UInt64(seed + 1) &* 0x9E37_79B9_7F4A_7C15
+    let start = jpeg.count / 16 + seed * jpeg.count / 22
+    for index in start..<(start + 64) {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      jpeg[index] = UInt8(truncatingIfNeeded: state >> 56)
+    }
+    let header = try Self.header(jpeg)
+    let size = ShrinkOnLoad.scaledSize(header.size, by: (1, 8))
+
+    // When the decoder decodes it at 1/8
+    var decoded: PixelBuffer?
+    var error: ImageError?
+    do { decoded = try ImageDecoder().decode(jpeg, options: Self.oneEighth).buffer } catch let thrown {
+      error = thrown
+    }
+
+    // Then it gives the same pixels, or the same error, as TurboJPEG's decode of the full stream;
+    // except that garbage only inside AC scans the 1/8 decode does not read is not seen (where the
+    // full stream's decode may run out of data: "premature end of data segment"): then it gives
+    // the clean file's 1/8 decode
+    var pixels: [UInt8]?
+    var expected: ImageError?
+    do { pixels = try Self.rgb(jpeg, size: size) } catch let thrown { expected = thrown }
+    #expect(decoded == nil || (decoded?.width, decoded?.height) == (size.width, size.height))
+    if let decoded, pixels == nil {
+      #expect(decoded.pixels == (try Self.rgb(clean, size: size)), "\(String(describing: expected))")
+    } else {
+      #expect(decoded?.pixels == pixels && error == expected)
+    }
   }
 }
