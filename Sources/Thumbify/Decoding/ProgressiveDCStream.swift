@@ -15,7 +15,8 @@
 /// DC scans (Ss = 0), every marker segment and the AC scans of other components are copied.
 /// Only SOF2 (progressive Huffman, 8-bit) without restart intervals is rewritten; anything
 /// unexpected — another frame type, a DRI, a malformed segment, data that ends before its EOI
-/// marker (a cut-off file keeps failing as it did) — gives `nil` and the original is decoded.
+/// marker (a cut-off file keeps failing as it did), more than 500 scans (TurboJPEG's
+/// `TJFLAG_LIMITSCANS` keeps refusing it) — gives `nil` and the original is decoded.
 /// Not checked: the entropy-coded data of the replaced scans, so a file whose only damage is
 /// inside them decodes (to its undamaged 1/8 image) where the full stream may fail.
 enum ProgressiveDCStream {
@@ -50,6 +51,7 @@ enum ProgressiveDCStream {
     var acTables: [UInt8: ArraySlice<UInt8>] = [:]  // table id → its DHT entry (Th, 16 counts, symbols)
     // The precision (Al) each AC coefficient of each component has after the last scan, -1 if never sent.
     var finalBits: [[Int]] = []
+    var scans = 0
     var offset = 2
     walk: while true {
       guard offset < data.count, data[offset] == 0xFF else { return nil }
@@ -78,7 +80,9 @@ enum ProgressiveDCStream {
         for (id, table) in tables where id >> 4 == 1 { acTables[id & 0x0F] = table }
         pieces.append(.bytes(header))
       case 0xDA:
-        guard let frame, let scan = Self.scan(segment, ids: frame.ids) else { return nil }
+        // More than TJFLAG_LIMITSCANS allows: left for TurboJPEG to refuse (the rewrite has fewer scans).
+        scans += 1
+        guard scans <= 500, let frame, let scan = Self.scan(segment, ids: frame.ids) else { return nil }
         let end = Self.entropyEnd(data, from: offset)
         guard end < data.count else { return nil }  // the data ends inside the scan
         let maximum = Component(

@@ -133,6 +133,24 @@ struct ProgressiveDCStreamTests {
     #expect(Self.rewritten(progressive, isRawOutput: false) != nil)
   }
 
+  @Test func progressiveJPEGOfMoreThan500ScansIsStillRefused() throws {
+    // Given a progressive JPEG whose last scan (a luma AC refinement) is repeated 500 more times
+    let jpeg = TestImages.jpeg(try Fixtures.photo("storm.jpg"), isProgressive: true)
+    let lastScan = try #require((0..<(jpeg.count - 1)).last { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA })
+    let scan = jpeg[lastScan..<(jpeg.count - 2)]
+    let bomb = Array(jpeg.dropLast(2)) + Array((0..<500).map { _ in scan }.joined()) + [0xFF, 0xD9]
+    let size = ShrinkOnLoad.scaledSize(try Self.header(bomb).size, by: (1, 8))
+
+    // When it is decoded at 1/8
+    // Then it is refused as TurboJPEG refuses the full stream (TJFLAG_LIMITSCANS), not rewritten
+    #expect(Self.rewritten(bomb, isRawOutput: false) == nil)
+    var expected: ImageError?
+    do { _ = try Self.rgb(bomb, size: size) } catch { expected = error }
+    let refusal = try #require(expected)
+    #expect(throws: refusal) { try ImageDecoder().decode(bomb, options: Self.oneEighth) }
+    #expect(throws: refusal) { try ImageDecoder().decodePlanes(bomb, options: Self.oneEighth) }
+  }
+
   @Test(arguments: [0.05, 0.2, 0.5, 0.8, 0.95, 0.999])
   func cutOffProgressiveJPEGIsStillCorrupt(fraction: Double) throws {
     // Given a progressive JPEG cut off inside a scan
