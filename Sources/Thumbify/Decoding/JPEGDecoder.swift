@@ -6,6 +6,7 @@ import CTurboJPEG
 /// the 1/8, 1/4, 1/2 and 1 scales whose output still covers what the target
 /// needs (``ShrinkOnLoad``), decodes straight into the output buffer, converts
 /// CMYK/YCCK to RGB, and applies the EXIF orientation. Output is always RGB.
+/// At 1/8 a progressive JPEG is decoded from its ``ProgressiveDCStream``.
 ///
 /// Data that does not end with an EOI marker gets one appended before
 /// decoding, so a file missing only its last two bytes (which browsers show)
@@ -35,6 +36,27 @@ struct JPEGDecoder: ImageDecoding {
     }
   }
 
+  /// Calls `body` with the stream to decode at `scale`: at 1/8 a complete progressive JPEG's
+  /// ``ProgressiveDCStream`` (the AC scans that decode cannot use emptied), otherwise `jpeg`.
+  ///
+  /// - Parameters:
+  ///   - data: the JPEG as given (a rewrite needs its own EOI marker, so cut-off data is not rewritten).
+  ///   - jpeg: the stream decoded otherwise (`data` with an EOI appended when it lacks one).
+  ///   - isRawOutput: whether the decode is to Y′CbCr planes (`tjDecompressToYUVPlanes`).
+  static func withStream<Result>(
+    _ data: [UInt8], _ jpeg: UnsafeBufferPointer<UInt8>, scale: (num: Int, denom: Int), isRawOutput: Bool,
+    _ body: (UnsafeBufferPointer<UInt8>) throws(ImageError) -> Result
+  ) throws(ImageError) -> Result {
+    guard scale == (1, 8),
+      let reduced = ProgressiveDCStream.stream(
+        data,
+        emptiesACScans: { (component, maximum) in
+          ProgressiveDCStream.isDecodedFromDC(component, maximum: maximum, isRawOutput: isRawOutput)
+        })
+    else { return try body(jpeg) }
+    return try reduced.withUnsafeBufferPointer { (reduced) throws(ImageError) in try body(reduced) }
+  }
+
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     try withHeader(data, options: options) { (decompressor, jpeg, header, orientation) throws(ImageError) in
       let required = ShrinkOnLoad.requiredSize(
@@ -47,14 +69,18 @@ struct JPEGDecoder: ImageDecoding {
       let buffer: PixelBuffer
       if isCMYK {
         var cmyk = [UInt8](repeating: 0, count: size.width * size.height * 4)
-        try cmyk.withUnsafeMutableBufferPointer { (output) throws(ImageError) in
-          try decompressor.decompress(jpeg, into: output, size: size, pixelFormat: TJPF_CMYK)
+        try Self.withStream(data, jpeg, scale: factor, isRawOutput: false) { (jpeg) throws(ImageError) in
+          try cmyk.withUnsafeMutableBufferPointer { (output) throws(ImageError) in
+            try decompressor.decompress(jpeg, into: output, size: size, pixelFormat: TJPF_CMYK)
+          }
         }
         buffer = CMYKConversion.rgb(fromInvertedCMYK: cmyk, width: size.width, height: size.height)
       } else {
         var rgb = [UInt8](repeating: 0, count: size.width * size.height * 3)
-        try rgb.withUnsafeMutableBufferPointer { (output) throws(ImageError) in
-          try decompressor.decompress(jpeg, into: output, size: size, pixelFormat: TJPF_RGB)
+        try Self.withStream(data, jpeg, scale: factor, isRawOutput: false) { (jpeg) throws(ImageError) in
+          try rgb.withUnsafeMutableBufferPointer { (output) throws(ImageError) in
+            try decompressor.decompress(jpeg, into: output, size: size, pixelFormat: TJPF_RGB)
+          }
         }
         buffer = PixelBuffer(width: size.width, height: size.height, channels: 3, pixels: rgb)
       }

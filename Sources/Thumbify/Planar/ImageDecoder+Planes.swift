@@ -8,11 +8,9 @@ extension ImageDecoder: PlanarImageDecoding {
   ///
   /// - Throws: ``ImageError/tooLarge(bytes:limit:)``, ``ImageError/tooManyPixels(width:height:limit:)``
   ///   or ``ImageError/corrupt(format:message:)``.
-  public func decodePlanes(_ data: [UInt8], options: DecodeOptions, chromaFactor: (x: Int, y: Int))
-    throws(ImageError) -> DecodedPlanes?
-  {
+  public func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes? {
     guard data.count <= options.maxBytes else { throw .tooLarge(bytes: data.count, limit: options.maxBytes) }
     guard ImageFormat(sniffing: data) == .jpeg else { return nil }
-    return try JPEGDecoder().decodePlanes(data, options: options, chromaFactor: chromaFactor)
+    return try JPEGDecoder().decodePlanes(data, options: options)
   }
 }

@@ -18,27 +18,24 @@ extension JPEGDecoder {
   ///
   /// The corresponding C function is `tjDecompressToYUVPlanes`. A grayscale
   /// JPEG gets neutral (128) chroma planes. The EXIF orientation is applied to the planes.
-  /// The scale is chosen so the chroma covers `target` subsampling of the thumbnail
-  /// (``PlanarImageDecoding/decodePlanes(_:options:chromaFactor:)``).
+  /// The scale is chosen so the chroma still covers a 4:2:0 thumbnail
+  /// (``YCbCrImage/chromaCovering420(_:stored:source:)``).
   ///
   /// - Returns: `nil` for CMYK, YCCK and RGB JPEGs (their samples are not Y′CbCr)
   ///   and unknown subsamplings; ``decode(_:options:)`` handles those.
   /// - Throws: the same errors as ``decode(_:options:)``.
-  func decodePlanes(_ data: [UInt8], options: DecodeOptions, chromaFactor target: (x: Int, y: Int))
-    throws(ImageError) -> DecodedPlanes?
-  {
+  func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes? {
     try withHeader(data, options: options) {
       (decompressor, jpeg, header, orientation) throws(ImageError) -> DecodedPlanes? in
       let isGray = header.colorspace == Int32(TJCS_GRAY.rawValue)
       guard header.colorspace == Int32(TJCS_YCbCr.rawValue) || isGray,
         let factor = Self.chromaFactor(subsampling: header.subsampling)
       else { return nil }
-      let stored = orientation.swapsDimensions ? (x: target.y, y: target.x) : target
-      let required = YCbCrImage.chromaCovering(
+      let required = YCbCrImage.chromaCovering420(
         ShrinkOnLoad.requiredSize(
           stored: header.size, orientation: orientation, options: options,
           headroom: options.jpegShrinkHeadroom),
-        stored: header.size, source: isGray ? (1, 1) : factor, target: stored)
+        stored: header.size, source: isGray ? (1, 1) : factor)
       let scale = ShrinkOnLoad.smallestFactor(stored: header.size, required: required, among: Self.scales)
       let size = ShrinkOnLoad.scaledSize(header.size, by: scale)
       // TurboJPEG pads the luma plane to whole chroma samples (an even width for 4:2:0).
@@ -60,7 +57,9 @@ extension JPEGDecoder {
           try cr.withUnsafeMutableBufferPointer { (cr) throws(ImageError) in
             let planes = isGray ? [y.baseAddress!] : [y.baseAddress!, cb.baseAddress!, cr.baseAddress!]
             let widths = isGray ? [padded.width] : [padded.width, chroma.width, chroma.width]
-            try decompressor.decompressToPlanes(jpeg, into: planes, widths: widths, size: size)
+            try Self.withStream(data, jpeg, scale: scale, isRawOutput: true) { (jpeg) throws(ImageError) in
+              try decompressor.decompressToPlanes(jpeg, into: planes, widths: widths, size: size)
+            }
           }
         }
       }

@@ -17,8 +17,8 @@ extension Thumbnailer {
     do {
       // Only when every variant is encoded from 4:2:0 planes (WebP): RGB outputs keep the RGB
       // path, whose chroma is what the reference measures (docs/imaging.md).
-      guard variants.allSatisfy({ planarEncoder.chromaFactor(for: $0.encoding) == (2, 2) }),
-        let planes = try planarDecoder.decodePlanes(data, options: options, chromaFactor: (2, 2))
+      guard variants.allSatisfy({ planarEncoder.acceptsPlanes(for: $0.encoding) }),
+        let planes = try planarDecoder.decodePlanes(data, options: options)
       else { return nil }
       decoded = planes
     } catch {
@@ -30,8 +30,7 @@ extension Thumbnailer {
       let geometry = ThumbnailGeometry(
         source: decoded.originalSize, box: variant.box, fit: variant.fit,
         allowsUpscaling: variant.allowsUpscaling)
-      let planes = resampler.resize(
-        decoded, geometry: geometry, chromaFactor: planarEncoder.chromaFactor(for: variant.encoding))
+      let planes = resampler.resize(decoded, geometry: geometry, chromaFactor: (2, 2))
       if placeholder == nil { placeholder = Placeholder(planes: planes) }
       let encoded: [UInt8]
       do {

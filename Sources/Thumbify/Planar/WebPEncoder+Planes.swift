@@ -56,16 +56,19 @@ extension WebPEncoder {
 }
 
 extension ImageEncoder: PlanarImageEncoding {
-  /// WebP takes 4:2:0 planes; PNG and JPEG are encoded from RGB, so they take full-resolution chroma.
-  public func chromaFactor(for options: EncodeOptions) -> (x: Int, y: Int) {
-    options.format == .webp ? (2, 2) : (1, 1)
-  }
+  /// WebP takes 4:2:0 planes; PNG and JPEG are encoded from RGB.
+  public func acceptsPlanes(for options: EncodeOptions) -> Bool { options.format == .webp }
 
-  /// Encodes planes: WebP directly, PNG and JPEG through ``YCbCrImage/rgb()``.
+  /// Encodes 4:2:0 planes as WebP.
+  ///
+  /// - Throws: ``ImageError/encodingFailed(format:message:)`` for PNG and JPEG
+  ///   (``acceptsPlanes(for:)`` is false: convert with ``YCbCrImage/rgb()`` first)
+  ///   and for planes that are not 4:2:0.
   public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
-    switch options.format {
-    case .webp: try webp.encode(image, options: options)
-    case .jpeg, .png: try encode(image.rgb(), options: options)
+    guard acceptsPlanes(for: options) else {
+      throw .encodingFailed(
+        format: options.format == .png ? .png : .jpeg, message: "Only WebP is encoded from planes.")
     }
+    return try webp.encode(image, options: options)
   }
 }

@@ -62,12 +62,10 @@ public struct YCbCrImage: Sendable, Equatable {
   }
 
   /// How much larger than `required` a decode must be so that chroma subsampled by
-  /// `source` still covers an output whose chroma is subsampled by `target` (capped at `stored`).
-  static func chromaCovering(
-    _ required: Size, stored: Size, source: (x: Int, y: Int), target: (x: Int, y: Int)
-  ) -> Size {
-    let scale = max(
-      Double(source.x) / Double(max(1, target.x)), Double(source.y) / Double(max(1, target.y)), 1)
+  /// `source` still covers a 4:2:0 output (capped at `stored`): twice as wide for 4:1:1,
+  /// `required` itself for every other subsampling.
+  static func chromaCovering420(_ required: Size, stored: Size, source: (x: Int, y: Int)) -> Size {
+    let scale = max(Double(source.x) / 2, Double(source.y) / 2, 1)
     return Size(
       width: min(stored.width, Int((Double(required.width) * scale).rounded(.up))),
       height: min(stored.height, Int((Double(required.height) * scale).rounded(.up))))
@@ -101,19 +99,15 @@ public protocol PlanarImageDecoding: ImageDecoding {
   /// (PNG, GIF, WebP, CMYK or RGB JPEG…);
   /// callers then use ``ImageDecoding/decode(_:options:)``.
   ///
-  /// - Parameter chromaFactor: the chroma subsampling the caller will resize to. A
-  ///   shrink-on-load decode keeps the chroma planes at least that fine relative to
-  ///   the thumbnail: for (1, 1) (RGB output) a 4:2:0 source decodes at twice the
-  ///   size, because the RGB decode's chroma would otherwise be finer (libjpeg-turbo
-  ///   decodes subsampled chroma with a larger scaled IDCT instead of upsampling it).
-  func decodePlanes(_ data: [UInt8], options: DecodeOptions, chromaFactor: (x: Int, y: Int))
-    throws(ImageError) -> DecodedPlanes?
+  /// A shrink-on-load decode keeps the chroma planes fine enough for a 4:2:0
+  /// thumbnail (what the WebP encoder takes), not for full-resolution chroma.
+  func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes?
 }
 
-/// An encoder that can also encode Y′CbCr planes.
+/// An encoder that can also encode 4:2:0 Y′CbCr planes, for some output formats.
 public protocol PlanarImageEncoding: ImageEncoding {
-  /// Encodes planes whose chroma is subsampled by ``chromaFactor(for:)``.
+  /// Encodes 4:2:0 planes; only called when ``acceptsPlanes(for:)`` is true for `options`.
   func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8]
-  /// The chroma subsampling the encoder wants for `options`: (2, 2) for WebP, (1, 1) when it converts to RGB.
-  func chromaFactor(for options: EncodeOptions) -> (x: Int, y: Int)
+  /// Whether the planar ``encode(_:options:)`` takes planes for `options` (WebP does).
+  func acceptsPlanes(for options: EncodeOptions) -> Bool
 }

@@ -173,6 +173,22 @@ struct PlanarPathTests {
     }
   }
 
+  @Test(arguments: [OutputFormat.png, .jpeg])
+  func planesAreEncodedOnlyAsWebP(format: OutputFormat) throws {
+    // Given 4:2:0 planes of a photo
+    let planes = try #require(
+      try ImageDecoder().decodePlanes(try Fixtures.photoBytes("storm.jpg"), options: DecodeOptions()))
+    let encoder = ImageEncoder()
+
+    // Then WebP takes them and PNG and JPEG (encoded from RGB) do not
+    #expect(encoder.acceptsPlanes(for: EncodeOptions(format: .webp)))
+    #expect(!encoder.acceptsPlanes(for: EncodeOptions(format: format)))
+    #expect(!(try encoder.encode(planes.image, options: EncodeOptions(format: .webp))).isEmpty)
+    #expect(throws: ImageError.self) {
+      try encoder.encode(planes.image, options: EncodeOptions(format: format))
+    }
+  }
+
   @Test(arguments: photos)
   func thumbnailsAreDeterministic(name: String) throws {
     let bytes = try Fixtures.photoBytes(name)
@@ -181,12 +197,5 @@ struct PlanarPathTests {
     let first = try thumbnailer.thumbnails(of: bytes, source: name, variants: [.card, .icon])
     let second = try thumbnailer.thumbnails(of: bytes, source: name, variants: [.card, .icon])
     #expect(first == second)
-  }
-}
-
-extension PlanarImageDecoding {
-  /// The planes as the WebP encoder takes them (4:2:0).
-  func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes? {
-    try decodePlanes(data, options: options, chromaFactor: (2, 2))
   }
 }
