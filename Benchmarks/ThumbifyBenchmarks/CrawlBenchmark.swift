@@ -10,7 +10,8 @@ import Foundation
 /// `Benchmarks/make-web.py` writes the web (nine loopback hosts 127.0.0.2–10, real photos, a shared
 /// og:image per site, a slow, a failing and a redirecting site). Each sample is a cold crawl into a
 /// fresh directory by the real `thumbify` binary (the release build next to this program) and by the
-/// peer, each a child process whose wall time and peak RSS (`wait4`'s `ru_maxrss`) are recorded.
+/// peer, each a child process whose wall time, CPU time (`wait4`) and peak RSS (GNU `time`, see
+/// `ChildProcess`) are recorded; every crawl writes into a directory of its own, `sync`ed before it.
 /// `--scale N` (repeatable: `--scale 100000 --scale 300000`) adds one crawl of N URLs by each tool per
 /// scale: peak RSS must not grow with the list, and the fixed costs (the distinct photos, the slow
 /// site's tail) weigh less than at 10,000 URLs.
