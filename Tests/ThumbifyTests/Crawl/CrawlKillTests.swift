@@ -103,5 +103,16 @@ final class CrawlKillTests {
     }
     #expect(rerun.terminationStatus == 0, "\(problems)")
     #expect(try comparable(out) == expected, "killed after \(Int(fraction * 100)) % of \(duration) s")
+    // Every record's card holds that record's card (written by the workers of the killed run, or
+    // again by the rerun), and no temporary file is left.
+    let records = try readManifest(out)
+    for record in records {
+      let path = out + "/cards/" + CardKey(normalizedURL: record.normalizedURL).fileName
+      #expect(
+        FileSystem.fileHolds(try CardWriter.encodedCard(for: record), at: path),
+        "the card of \(record.url) after a kill at \(Int(fraction * 100)) %")
+    }
+    let cardFiles = try FileManager.default.contentsOfDirectory(atPath: out + "/cards")
+    #expect(cardFiles.count == records.count, "\(cardFiles.filter { !$0.hasSuffix(".json") })")
   }
 }
