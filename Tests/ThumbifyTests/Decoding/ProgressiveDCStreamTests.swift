@@ -160,20 +160,11 @@ struct ProgressiveDCStreamTests {
 
     // When it is decoded at 1/8, to RGB and to planes
     // Then both report it as corrupt, as the full stream's decode does
-    Self.expectCorrupt { () throws(ImageError) in _ = try ImageDecoder().decode(cut, options: options) }
-    Self.expectCorrupt { () throws(ImageError) in _ = try ImageDecoder().decodePlanes(cut, options: options) }
-  }
-
-  static func expectCorrupt(_ decode: () throws(ImageError) -> Void) {
-    do {
-      try decode()
-      Issue.record("a cut-off JPEG decoded")
-    } catch {
-      guard case .corrupt(.jpeg, let message) = error else {
-        Issue.record("unexpected \(error)")
-        return
-      }
-      #expect(!message.isEmpty)
+    TestImages.expectCorruptJPEG { () throws(ImageError) in
+      _ = try ImageDecoder().decode(cut, options: options)
+    }
+    TestImages.expectCorruptJPEG { () throws(ImageError) in
+      _ = try ImageDecoder().decodePlanes(cut, options: options)
     }
   }
 

@@ -1,10 +1,25 @@
 import CTurboJPEG
 import Foundation
+import Testing
 
 @testable import Thumbify
 
 /// Builds test inputs in memory with the real encoders, so tests need no binary fixtures.
 enum TestImages {
+  /// Expects `decode` to fail with `.corrupt(.jpeg, …)` carrying libjpeg's message.
+  static func expectCorruptJPEG(_ decode: () throws(ImageError) -> Void) {
+    do {
+      try decode()
+      Issue.record("a cut-off JPEG decoded")
+    } catch {
+      guard case .corrupt(.jpeg, let message) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(!message.isEmpty)
+    }
+  }
+
   /// An RGB image whose pixel at (x, y) is `color(x, y)`.
   static func rgb(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> PixelBuffer {
     let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
