@@ -7,6 +7,7 @@ let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   (name: "extract", run: ExtractBenchmark.run),
   (name: "fetch", run: FetchBenchmark.run),
   (name: "crawl", run: CrawlBenchmark.run),
+  (name: "encode", run: EncodeBenchmark.run),
 ]
 
 Harness.warnIfDebug()

@@ -25,8 +25,8 @@ public final class ManifestWriter {
 
   /// Appends one record as one line of JSON.
   public func append(_ record: CrawlRecord) throws(StoreError) {
-    // JSONEncoder's bytes with sorted keys and unescaped slashes (`SortedJSONEncoder`).
-    guard let data = try? SortedJSONEncoder.encode(record) else {
+    // JSONEncoder's bytes with sorted keys and unescaped slashes (`JSONWriter`).
+    guard let data = try? JSONWriter.encode(record) else {
       throw .io(path: temporaryPath, operation: "encode a record for", message: "the record is not encodable")
     }
     try appendLine(data)

@@ -48,10 +48,10 @@ public final class StateStore: Sendable {
   }
 
   private let connection: Mutex<Connection>
-  /// The manifest's encoding (`ManifestWriter`, `SortedJSONEncoder`): stored records are copied into the
+  /// The manifest's encoding (`ManifestWriter`, `JSONWriter`): stored records are copied into the
   /// manifest as they are.
-  private static func json(_ value: some Encodable) -> String? {
-    (try? SortedJSONEncoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+  private static func json(_ value: some JSONWritable) -> String? {
+    (try? JSONWriter.encode(value)).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Opens or creates the state database at `path` (and its directory) in WAL mode.

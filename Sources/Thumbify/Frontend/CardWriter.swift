@@ -89,13 +89,13 @@ public struct CardWriter: Sendable {
   }
 
   /// The bytes of the card file of `record`: its `Card` as JSON (`JSONEncoder`'s bytes with sorted keys
-  /// and unescaped slashes, by `SortedJSONEncoder`) and a newline.
+  /// and unescaped slashes, by `JSONWriter`) and a newline.
   ///
   /// - Throws: `StoreError` when the card cannot be encoded (a non-finite number).
   public static func encodedCard(for record: CrawlRecord) throws(StoreError) -> [UInt8] {
     let card = Card(record: record)
     do {
-      var bytes = try SortedJSONEncoder.encode(card)
+      var bytes = try JSONWriter.encode(card)
       bytes.append(UInt8(ascii: "\n"))
       return bytes
     } catch {
