@@ -22,6 +22,12 @@ public enum FileSystem {
   /// Writes `bytes` to a temporary file beside `path`, `fsync`s it and renames
   /// it over `path`: readers see the old file or the new one, never a torn one.
   ///
+  /// The temporary file is unnamed (`O_TMPFILE`) and linked into place once written, so a process
+  /// killed part-way leaves nothing behind, and a new `path` costs one directory entry instead of a
+  /// temporary name created and renamed away (a crawl writes a card file per URL). When `path`
+  /// exists the file is linked at a temporary name and renamed over it. File systems without
+  /// `O_TMPFILE` (or a process without `/proc`) get a named temporary file (`mkstemp`) instead.
+  ///
   /// With `isDurable` false the `fsync` is skipped: the replacement is still atomic for readers and
   /// survives the process being killed, but a power cut may leave the new file empty. For files that
   /// are derived from a durable one and rewritten when their bytes differ (cards from the manifest).
@@ -29,6 +35,7 @@ public enum FileSystem {
     throws(StoreError)
   {
     let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    if try writeLinked(bytes, to: path, in: directory, isDurable: isDurable) { return }
     var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw error("create a temporary file in", directory) }
@@ -39,22 +46,61 @@ public enum FileSystem {
     }
     do {
       defer { close(descriptor) }
-      var offset = 0
-      while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { buffer in
-          write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        }
-        if written < 0 {
-          if errno == EINTR { continue }
-          throw error("write", temporary)
-        }
-        offset += written
-      }
-      guard fchmod(descriptor, 0o644) == 0 else { throw error("set permissions of", temporary) }
-      guard !isDurable || fsync(descriptor) == 0 else { throw error("flush", temporary) }
+      try finish(descriptor, writing: bytes, isDurable: isDurable, path: temporary)
     }
     guard rename(temporary, path) == 0 else { throw error("rename a temporary file to", path) }
     isRenamed = true
+  }
+
+  /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`; Glibc's macro does not import into Swift).
+  private static let temporaryFileFlag: Int32 = 0o20_000_000 | O_DIRECTORY
+
+  /// The `O_TMPFILE` half of `writeAtomically`: false, with nothing visible written, when the file
+  /// system or the process cannot do it (the caller then uses a named temporary file, which also
+  /// reports any error that is not about `O_TMPFILE`).
+  static func writeLinked(_ bytes: [UInt8], to path: String, in directory: String, isDurable: Bool)
+    throws(StoreError) -> Bool
+  {
+    let descriptor = open(directory, temporaryFileFlag | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    try finish(descriptor, writing: bytes, isDurable: isDurable, path: path)
+    let source = "/proc/self/fd/\(descriptor)"
+    if linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return true }
+    guard errno == EEXIST else { return false }
+    for _ in 0..<8 {
+      let temporary = directory + "/.tmp-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+      guard linkat(AT_FDCWD, source, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 else {
+        if errno == EEXIST { continue }
+        return false
+      }
+      guard rename(temporary, path) == 0 else {
+        let failure = error("rename a temporary file to", path)
+        unlink(temporary)
+        throw failure
+      }
+      return true
+    }
+    return false
+  }
+
+  /// Writes all of `bytes` to a new file, makes it 0644 and, when `isDurable`, flushes it to disk.
+  private static func finish(_ descriptor: Int32, writing bytes: [UInt8], isDurable: Bool, path: String)
+    throws(StoreError)
+  {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { buffer in
+        write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw error("write", path)
+      }
+      offset += written
+    }
+    guard fchmod(descriptor, 0o644) == 0 else { throw error("set permissions of", path) }
+    guard !isDurable || fsync(descriptor) == 0 else { throw error("flush", path) }
   }
 
   /// Whether the regular file at `path` holds exactly `bytes` (false when it is missing or unreadable).

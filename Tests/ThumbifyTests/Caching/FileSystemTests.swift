@@ -20,4 +20,38 @@ struct FileSystemTests {
     try FileSystem.writeAtomically([], to: path)
     #expect(FileSystem.fileHolds([], at: path), "empty")
   }
+
+  @Test func writeAtomicallyLinksAWholeFileAndLeavesNoTemporaryName() throws {
+    let directory = makeTemporaryDirectory("fs-link")
+    defer { removeDirectory(directory) }
+    let path = directory + "/card.json"
+    // This machine's file systems take O_TMPFILE: the unnamed-file path is the one under test.
+    #expect(try FileSystem.writeLinked(Array("first".utf8), to: path, in: directory, isDurable: false))
+    #expect(FileSystem.fileHolds(Array("first".utf8), at: path))
+    var before = stat()
+    #expect(stat(path, &before) == 0)
+    #expect(before.st_mode & 0o777 == 0o644)
+    // An existing file is replaced by a new inode (readers holding the old one see it whole).
+    try FileSystem.writeAtomically(Array("second, longer".utf8), to: path, isDurable: false)
+    #expect(FileSystem.fileHolds(Array("second, longer".utf8), at: path))
+    var after = stat()
+    #expect(stat(path, &after) == 0)
+    #expect(after.st_ino != before.st_ino)
+    #expect(after.st_mode & 0o777 == 0o644)
+    try FileSystem.writeAtomically(Array("third".utf8), to: directory + "/other.json")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["card.json", "other.json"])
+  }
+
+  @Test func writeAtomicallyIntoANonDirectoryFails() throws {
+    let directory = makeTemporaryDirectory("fs-fail")
+    defer { removeDirectory(directory) }
+    let file = directory + "/plain"
+    try FileSystem.writeAtomically([1], to: file)
+    #expect(throws: StoreError.self) { try FileSystem.writeAtomically([2], to: file + "/card.json") }
+    #expect(throws: StoreError.self) {
+      try FileSystem.writeAtomically([2], to: directory + "/missing/card.json")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["plain"])
+  }
 }
