@@ -174,4 +174,24 @@ struct GroupCommitTests {
     let other = try SQLiteDatabase(path: path)
     #expect(try other.query("SELECT count(*) FROM images").first?.first == .integer(160))
   }
+
+  @Test func aCrawlCommitsItsLastBatchBeforeItReturns() async throws {
+    defer { removeDirectory(directory) }
+    // Given a crawler whose store would keep its batch open for an hour,
+    let fetcher = StubFetcher()
+    fetcher.serve("http://site.test/a", "title: A")
+    fetcher.serve("http://site.test/b", "title: B")
+    let state = try StateStore(path: path, groupCommit: .init(maxWrites: 1000, maxDelay: .seconds(3600)))
+    let crawler = Crawler(
+      configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
+      extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory), state: state, run: 1,
+      outputDirectory: directory)
+    // when the crawl returns,
+    try await crawler.crawl(URLListReader(bytes: Array("http://site.test/a\nhttp://site.test/b\n".utf8))) {
+      _ in
+    }
+    // then its records are committed.
+    #expect(try committedPages() == 2)
+    withExtendedLifetime(state) {}
+  }
 }
