@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Writes are grouped into batches (`GroupCommit`): with `.immediate` (the default) every write is its
 /// own transaction; the crawl (`CrawlJob`) uses `.crawl`, where a process killed at any moment loses
-/// at most its last batch of writes — the URLs finished in the last 50 ms or so, which the next run
+/// at most its last batch of writes (64 writes or the last 50 ms of work), whose URLs the resumed run
 /// does again. What is committed is always every write up to some point, in order. Reads on the store
 /// see its uncommitted writes; other connections see what is committed.
 public final class StateStore: Sendable {
@@ -23,6 +23,10 @@ public final class StateStore: Sendable {
   /// `flush()`, by every operation that needs its own transaction (`beginRun`, `finishRun`,
   /// `forEachRecord`, `saveRobotsEntries`), and when the store is released. A commit writes each dirty
   /// page once however many writes touched it, and takes SQLite's locks once.
+  ///
+  /// A kill loses the open batch, never part of it, and never an earlier one. A failed commit (or a
+  /// write SQLite answered by rolling the batch back) fails the store: that call and every later one
+  /// throws `StateError`, so work whose save was lost is never reported as saved.
   public struct GroupCommit: Sendable, Equatable {
     /// The writes a batch holds before it is committed; 1 commits every write before it returns.
     public var maxWrites: Int
@@ -36,7 +40,8 @@ public final class StateStore: Sendable {
 
     /// Every write is its own transaction, committed before it returns.
     public static let immediate = GroupCommit(maxWrites: 1, maxDelay: .zero)
-    /// The crawl's: a batch is committed at 64 writes (about 25 URLs) or after 50 ms.
+    /// The crawl's: a batch is committed at 64 writes (a page's record, an image's state, a thumbnail set
+    /// are one write each) or after 50 ms.
     public static let crawl = GroupCommit(maxWrites: 64, maxDelay: .milliseconds(50))
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Thumbify
@@ -20,8 +21,8 @@ struct GroupCommitTests {
   }
 
   /// The pages another connection sees (what is committed).
-  func committedPages() throws -> Int64 {
-    let other = try SQLiteDatabase(path: path)
+  func committedPages(in database: String? = nil) throws -> Int64 {
+    let other = try SQLiteDatabase(path: database ?? path)
     return try other.query("SELECT count(*) FROM pages").first?.first?.integer ?? -1
   }
 
@@ -193,5 +194,62 @@ struct GroupCommitTests {
     // then its records are committed.
     #expect(try committedPages() == 2)
     withExtendedLifetime(state) {}
+  }
+
+  @Test func aStalledCrawlJobCommitsWhatFinishedWithinMaxDelay() async throws {
+    defer { removeDirectory(directory) }
+    // Given a crawl job whose second page hangs until it is released,
+    let fetcher = GatedFetcher(slowURL: "http://site.test/slow")
+    fetcher.stub.serve("http://site.test/a", "title: A")
+    fetcher.stub.serve("http://site.test/slow", "title: Slow")
+    let job = CrawlJob(
+      outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
+      extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
+    let finished = Mutex<Set<String>>([])
+    let run = Task {
+      try await job.run(openList: {
+        URLListReader(bytes: Array("http://site.test/a\nhttp://site.test/slow\n".utf8))
+      }) {
+        event in
+        if case .record(_, let record, _) = event {
+          _ = finished.withLock { $0.insert(record.normalizedURL) }
+        }
+      }
+    }
+    // when the first page is finished and nothing else happens,
+    let deadline = Date().addingTimeInterval(10)
+    while !finished.withLock({ $0.contains("http://site.test/a") }), Date() < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    // then its record is committed while the crawl still waits (another connection sees it),
+    let statePath = CrawlJob.statePath(for: directory)
+    var seen = try committedPages(in: statePath)
+    while seen < 1, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+      seen = try committedPages(in: statePath)
+    }
+    #expect(seen == 1)
+    #expect(!finished.withLock { $0.contains("http://site.test/slow") })
+    fetcher.release()
+    let summary = try await run.value
+    #expect(summary.outcomes[.ok] == 2)
+  }
+}
+
+/// A `StubFetcher` whose `slowURL` answers only once `release()` is called (a stalled host).
+private final class GatedFetcher: Fetching {
+  let stub = StubFetcher()
+  let slowURL: String
+  private let isReleased = Mutex(false)
+
+  init(slowURL: String) { self.slowURL = slowURL }
+
+  func release() { isReleased.withLock { $0 = true } }
+
+  func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+    if request.url == slowURL {
+      while !isReleased.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+    return try await stub.fetch(request)
   }
 }
