@@ -59,7 +59,7 @@ struct GroupCommitTests {
     try save(state, "http://a.test/")
     #expect(try committedPages() == 0)
     // then the batch is committed shortly after 50 ms all the same.
-    #expect(try waitForCommittedPages(1, timeout: 2) == 1)
+    #expect(try waitForCommittedPages(1, timeout: 30) == 1)
     withExtendedLifetime(state) {}
   }
 
@@ -123,7 +123,7 @@ struct GroupCommitTests {
     state.withDatabaseForTesting { $0.makeCommitsFail(true) }
     try save(state, "http://a.test/")
     // when the timer's commit has failed (no transaction is left open),
-    let deadline = Date().addingTimeInterval(2)
+    let deadline = Date().addingTimeInterval(30)
     while state.withDatabaseForTesting({ $0.isInTransaction }), Date() < deadline { usleep(10_000) }
     state.withDatabaseForTesting { $0.makeCommitsFail(false) }
     // then the next flush throws instead of reporting the save as done.
@@ -217,12 +217,13 @@ struct GroupCommitTests {
       }
     }
     // when the first page is finished and nothing else happens,
-    let deadline = Date().addingTimeInterval(10)
+    var deadline = Date().addingTimeInterval(60)
     while !finished.withLock({ $0.contains("http://site.test/a") }), Date() < deadline {
       try await Task.sleep(for: .milliseconds(10))
     }
     // then its record is committed while the crawl still waits (another connection sees it),
     let statePath = CrawlJob.statePath(for: directory)
+    deadline = Date().addingTimeInterval(30)
     var seen = try committedPages(in: statePath)
     while seen < 1, Date() < deadline {
       try await Task.sleep(for: .milliseconds(10))
