@@ -15,7 +15,7 @@ public struct StateError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A SQLite connection: owns the `sqlite3` handle and funnels every return code into `StateError`.
 ///
-/// Not thread-safe on its own: `StateStore` guards it with a Mutex.
+/// Not thread-safe on its own: `StateStore` guards it with a Mutex (and groups its writes into batches).
 final class SQLiteDatabase {
   /// One value bound to a `?` parameter or read from a column.
   enum Value: Equatable {
@@ -137,6 +137,23 @@ final class SQLiteDatabase {
     default:
       guard let text = sqlite3_column_text(statement, index) else { return .null }
       return .text(String(cString: text))
+    }
+  }
+
+  /// Whether a transaction is open: false again after COMMIT, ROLLBACK, or an error SQLite answered by
+  /// rolling the whole transaction back (a full disk, an I/O error, `RAISE(ROLLBACK)`).
+  ///
+  /// The corresponding C function is `sqlite3_get_autocommit`.
+  var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+  /// For tests: makes every COMMIT fail and roll the transaction back (as a full disk would), or stops.
+  ///
+  /// The corresponding C function is `sqlite3_commit_hook`.
+  func makeCommitsFail(_ isFailing: Bool) {
+    if isFailing {
+      sqlite3_commit_hook(handle, { _ in 1 }, nil)
+    } else {
+      sqlite3_commit_hook(handle, nil, nil)
     }
   }
 

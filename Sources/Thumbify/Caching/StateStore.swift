@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -6,9 +7,44 @@ import Synchronization
 /// It holds, per page URL, the last good record with its validators and fetch time and the record
 /// written by the current run; per image URL its validators and source hash; per (source hash,
 /// variants) the thumbnails made from those bytes; and runs, so that a run killed at any moment is
-/// resumed by the next one without redoing the URLs it finished. Every write is its own small
-/// transaction, so progress is durable as it is made.
+/// resumed by the next one without redoing the URLs it finished.
+///
+/// Writes are grouped into batches (`GroupCommit`): with `.immediate` (the default) every write is its
+/// own transaction; the crawl (`CrawlJob`) uses `.crawl`, where a process killed at any moment loses
+/// at most its last batch of writes (64 writes or the last 50 ms of work), whose URLs the resumed run
+/// does again. What is committed is always every write up to some point, in order. Reads on the store
+/// see its uncommitted writes; other connections see what is committed.
 public final class StateStore: Sendable {
+  /// When the store commits its writes.
+  ///
+  /// `savePage`, `saveImage` and `saveThumbnails` go into one open transaction, committed when it holds
+  /// `maxWrites` writes or has been open for `maxDelay` (checked at each write, and by a timer, so an
+  /// idle batch — a crawl waiting on slow hosts — is committed about `maxDelay` after it began), by
+  /// `flush()`, by every operation that needs its own transaction (`beginRun`, `finishRun`,
+  /// `forEachRecord`, `saveRobotsEntries`), and when the store is released. A commit writes each dirty
+  /// page once however many writes touched it, and takes SQLite's locks once.
+  ///
+  /// A kill loses the open batch, never part of it, and never an earlier one. A failed commit (or a
+  /// write SQLite answered by rolling the batch back) fails the store: that call and every later one
+  /// throws `StateError`, so work whose save was lost is never reported as saved.
+  public struct GroupCommit: Sendable, Equatable {
+    /// The writes a batch holds before it is committed; 1 commits every write before it returns.
+    public var maxWrites: Int
+    /// How long a batch stays open at most (give or take the wait for the store's lock).
+    public var maxDelay: Duration
+
+    public init(maxWrites: Int, maxDelay: Duration) {
+      self.maxWrites = max(1, maxWrites)
+      self.maxDelay = maxDelay
+    }
+
+    /// Every write is its own transaction, committed before it returns.
+    public static let immediate = GroupCommit(maxWrites: 1, maxDelay: .zero)
+    /// The crawl's: a batch is committed at 64 writes (a page's record, an image's state, a thumbnail set
+    /// are one write each) or after 50 ms.
+    public static let crawl = GroupCommit(maxWrites: 64, maxDelay: .milliseconds(50))
+  }
+
   /// What the state knows about one page URL.
   public struct PageState: Sendable {
     /// The last record whose page fetch succeeded (ok or notModified), if any.
@@ -42,9 +78,60 @@ public final class StateStore: Sendable {
   }
 
   private final class Connection: @unchecked Sendable {
-    // Guarded by the enclosing StateStore's Mutex: every use goes through `withDatabase`.
+    // Guarded by the enclosing StateStore's Mutex: every use goes through `withConnection`.
     let database: SQLiteDatabase
-    init(_ database: SQLiteDatabase) { self.database = database }
+    let groupCommit: GroupCommit
+    /// The open batch: its number (a timer commits only the batch it was set for), when it began, its writes.
+    var batch: (number: UInt64, opened: ContinuousClock.Instant, writes: Int)?
+    var batchesBegun: UInt64 = 0
+    /// True while `forEachRecord`'s walk owns the open transaction: writes join it, nothing else commits it.
+    var isWalking = false
+    /// The failure that lost uncommitted writes: every later call throws it, so no caller believes
+    /// its work saved (the run fails, and the next one redoes what was lost).
+    var failure: StateError?
+
+    init(_ database: SQLiteDatabase, groupCommit: GroupCommit) {
+      self.database = database
+      self.groupCommit = groupCommit
+    }
+
+    deinit {
+      if batch != nil { try? database.execute("COMMIT") }
+    }
+
+    /// Runs `body` unless the store has failed; when `body` fails and SQLite rolled back the open batch
+    /// or walk with it, the store fails from then on.
+    func run<T>(_ body: (SQLiteDatabase) throws(StateError) -> T) throws(StateError) -> T {
+      if let failure { throw failure }
+      do {
+        return try body(database)
+      } catch {
+        guard batch != nil || isWalking, !database.isInTransaction else { throw error }
+        throw fail(error)
+      }
+    }
+
+    /// Commits the open batch, if any; a failed commit rolls it back and fails the store.
+    func commit() throws(StateError) {
+      if let failure { throw failure }
+      guard batch != nil else { return }
+      do {
+        try database.execute("COMMIT")
+        batch = nil
+      } catch {
+        if database.isInTransaction { try? database.execute("ROLLBACK") }
+        throw fail(error)
+      }
+    }
+
+    private func fail(_ error: StateError) -> StateError {
+      let lost = batch.map { " (\($0.writes) uncommitted writes were lost)" } ?? ""
+      batch = nil
+      isWalking = false
+      let failure = StateError(path: error.path, message: error.message + lost)
+      self.failure = failure
+      return failure
+    }
   }
 
   private let connection: Mutex<Connection>
@@ -55,7 +142,10 @@ public final class StateStore: Sendable {
   }
 
   /// Opens or creates the state database at `path` (and its directory) in WAL mode.
-  public init(path: String) throws(StateError) {
+  ///
+  /// - Parameter groupCommit: when writes are committed; with anything but `.immediate`, call `flush()`
+  ///   when the work must be durable.
+  public init(path: String, groupCommit: GroupCommit = .immediate) throws(StateError) {
     if let slash = path.lastIndex(of: "/") {
       do {
         try FileSystem.makeDirectories(String(path[..<slash]))
@@ -102,12 +192,76 @@ public final class StateStore: Sendable {
         ALTER TABLE pages ADD COLUMN image_failed INTEGER;
         """)
     }
-    connection = Mutex(Connection(database))
+    connection = Mutex(Connection(database, groupCommit: groupCommit))
   }
 
+  private func withConnection<T>(_ body: (Connection) throws(StateError) -> T) throws(StateError) -> T {
+    try connection.withLock { (connection) throws(StateError) -> T in try body(connection) }
+  }
+
+  /// Runs reads (which see the open batch) or a statement of its own.
   @discardableResult
   private func withDatabase<T>(_ body: (SQLiteDatabase) throws(StateError) -> T) throws(StateError) -> T {
-    try connection.withLock { (connection) throws(StateError) -> T in try body(connection.database) }
+    try withConnection { (connection) throws(StateError) -> T in try connection.run(body) }
+  }
+
+  /// Commits the open batch, then runs `body` (which may begin a transaction of its own).
+  @discardableResult
+  private func withOwnTransaction<T>(_ body: (SQLiteDatabase) throws(StateError) -> T) throws(StateError) -> T
+  {
+    try withConnection { (connection) throws(StateError) -> T in
+      try connection.commit()
+      return try connection.run(body)
+    }
+  }
+
+  /// Runs one write in the open batch (beginning one when none is open, and setting its timer), then
+  /// commits the batch when it is full or old.
+  private func write(_ body: (SQLiteDatabase) throws(StateError) -> Void) throws(StateError) {
+    try withConnection { (connection) throws(StateError) in
+      let policy = connection.groupCommit
+      try connection.run { (db) throws(StateError) in
+        guard policy.maxWrites > 1, !connection.isWalking else { return try body(db) }
+        if connection.batch == nil {
+          try db.execute("BEGIN IMMEDIATE")
+          connection.batchesBegun += 1
+          connection.batch = (connection.batchesBegun, .now, 0)
+          commitIdleBatch(connection.batchesBegun, after: policy.maxDelay)
+        }
+        try body(db)
+      }
+      guard var batch = connection.batch else { return }
+      batch.writes += 1
+      connection.batch = batch
+      if batch.writes >= policy.maxWrites || ContinuousClock.now - batch.opened >= policy.maxDelay {
+        try connection.commit()
+      }
+    }
+  }
+
+  /// Commits batch `number` after `delay` if it is still open then (no write came to commit it).
+  private func commitIdleBatch(_ number: UInt64, after delay: Duration) {
+    let (seconds, attoseconds) = delay.components
+    let deadline = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18
+    DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+      self?.connection.withLock { connection in
+        // A failure is kept in `failure` and thrown by the store's next call.
+        if connection.batch?.number == number { try? connection.commit() }
+      }
+    }
+  }
+
+  /// Commits the open batch: every write made before the call is durable (as far as a process kill
+  /// goes; the database is synced at checkpoints) when it returns.
+  ///
+  /// - Throws: `StateError` when the commit fails, or when an earlier commit failed (its writes are lost).
+  public func flush() throws(StateError) {
+    try withConnection { (connection) throws(StateError) in try connection.commit() }
+  }
+
+  /// For tests: runs `body` on the connection, under the store's lock.
+  func withDatabaseForTesting<T>(_ body: (SQLiteDatabase) -> T) -> T {
+    connection.withLock { body($0.database) }
   }
 
   // MARK: Runs
@@ -115,7 +269,7 @@ public final class StateStore: Sendable {
   /// Starts a run, or resumes the last one when it did not finish and used the same `options`.
   public func beginRun(options: String, now: Double = Date().timeIntervalSince1970) throws(StateError) -> Run
   {
-    try withDatabase { (db) throws(StateError) -> Run in
+    try withOwnTransaction { (db) throws(StateError) -> Run in
       try db.transaction { () throws(StateError) -> Run in
         let last = try db.query("SELECT id, options, finished_at FROM runs ORDER BY id DESC LIMIT 1")
         if let row = last.first, row[2] == .null, row[1].text == options, let id = row[0].integer {
@@ -128,9 +282,9 @@ public final class StateStore: Sendable {
     }
   }
 
-  /// Marks a run finished: the next run starts afresh.
+  /// Marks a run finished (committing the open batch first): the next run starts afresh.
   public func finishRun(_ run: Int64, now: Double = Date().timeIntervalSince1970) throws(StateError) {
-    try withDatabase { (db) throws(StateError) in
+    try withOwnTransaction { (db) throws(StateError) in
       try db.query("UPDATE runs SET finished_at = ? WHERE id = ?", [.real(now), .integer(run)])
     }
   }
@@ -153,6 +307,9 @@ public final class StateStore: Sendable {
   /// Records `record` as the result of `run` for `url`; when `isGood`, it also becomes the last good
   /// record with the given validators and fetch time.
   ///
+  /// The write joins the open batch (`GroupCommit`): it is durable once that batch is committed.
+  ///
+  /// - Throws: `StateError` when the write fails, or the batch's commit, or an earlier commit.
   public func savePage(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
     fetchedAt: Double?
@@ -162,7 +319,7 @@ public final class StateStore: Sendable {
       .text(record.outcome.rawValue),
       .integer(record.imageError != nil || record.iconError != nil ? 1 : 0),
     ]
-    try withDatabase { (db) throws(StateError) in
+    try write { (db) throws(StateError) in
       if isGood {
         try db.query(
           """
@@ -214,12 +371,28 @@ public final class StateStore: Sendable {
   public func forEachRecord(
     of run: Int64, in next: () -> String?, _ body: (StoredRecord) throws -> Void
   ) throws {
-    // One transaction for the walk's bookkeeping: 100,000 small inserts commit once.
-    try withDatabase { (db) throws(StateError) in try db.execute("BEGIN IMMEDIATE; DELETE FROM manifest_keys")
+    // One transaction for the walk's bookkeeping: 100,000 small inserts commit once. The open batch
+    // is committed first; writes made during the walk join its transaction.
+    try withConnection { (connection) throws(StateError) in
+      try connection.commit()
+      try connection.run { (db) throws(StateError) in
+        do throws(StateError) {
+          try db.execute("BEGIN IMMEDIATE; DELETE FROM manifest_keys")
+        } catch {
+          if db.isInTransaction { try? db.execute("ROLLBACK") }
+          throw error
+        }
+      }
+      connection.isWalking = true
     }
     var isCommitted = false
     defer {
-      if !isCommitted { try? withDatabase { (db) throws(StateError) in try db.execute("ROLLBACK") } }
+      if !isCommitted {
+        connection.withLock { connection in
+          connection.isWalking = false
+          if connection.database.isInTransaction { try? connection.database.execute("ROLLBACK") }
+        }
+      }
     }
     while let url = next() {
       let stored = try withDatabase { (db) throws(StateError) -> StoredRecord? in
@@ -237,7 +410,10 @@ public final class StateStore: Sendable {
       }
       if let stored { try body(stored) }
     }
-    try withDatabase { (db) throws(StateError) in try db.execute("COMMIT") }
+    try withConnection { (connection) throws(StateError) in
+      try connection.run { (db) throws(StateError) in try db.execute("COMMIT") }
+      connection.isWalking = false
+    }
     isCommitted = true
   }
 
@@ -285,7 +461,7 @@ public final class StateStore: Sendable {
   /// Records the outcome of fetching the image at `url` in `run`.
   public func saveImage(_ url: String, state: ImageState) throws(StateError) {
     let error = state.error.flatMap { Self.json($0) }
-    try withDatabase { (db) throws(StateError) in
+    try write { (db) throws(StateError) in
       try db.query(
         """
         INSERT OR REPLACE INTO images(url, etag, last_modified, source_sha, error, run, fetched_at)
@@ -314,7 +490,7 @@ public final class StateStore: Sendable {
   /// Records the thumbnails made from `sourceSHA256` for `variants` (blobs must already be on disk).
   public func saveThumbnails(_ set: ThumbnailSet, sourceSHA256: String, variants: String) throws(StateError) {
     let json = Self.json(set) ?? "{}"
-    try withDatabase { (db) throws(StateError) in
+    try write { (db) throws(StateError) in
       try db.query(
         "INSERT OR REPLACE INTO thumbnails(source_sha, variants, result) VALUES(?, ?, ?)",
         [.text(sourceSHA256), .text(variants), .text(json)])
@@ -331,9 +507,9 @@ public final class StateStore: Sendable {
     return entries
   }
 
-  /// Replaces the persisted robots.txt cache entries.
+  /// Replaces the persisted robots.txt cache entries (committing the open batch first).
   public func saveRobotsEntries(_ entries: [String: String]) throws(StateError) {
-    try withDatabase { (db) throws(StateError) in
+    try withOwnTransaction { (db) throws(StateError) in
       try db.transaction { () throws(StateError) in
         for (host, entry) in entries {
           try db.query(

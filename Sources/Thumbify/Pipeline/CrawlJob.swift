@@ -6,7 +6,8 @@ import Synchronization
 /// 1. Takes `<out>/.thumbify/lock` (another live run → `CrawlJobError.locked`).
 /// 2. Opens `<out>/.thumbify/state.sqlite` and begins a run — or resumes the last one when it was
 ///    killed before finishing with the same variants, skipping the URLs it already finished.
-/// 3. Crawls the list with `Crawler`, saving each record as it is made.
+/// 3. Crawls the list with `Crawler`, saving each record as it is made (group commit,
+///    `StateStore.GroupCommit.crawl`: a kill loses at most the last batch, which the resumed run redoes).
 /// 4. Reads the list a second time and writes `manifest.jsonl` (one record per distinct URL, in input
 ///    order) to a temp file, fsyncs it and renames it into place; then marks the run finished.
 ///    The per-URL card files (`cards/<key>.json`, `CardWriter`) are written by the crawl's workers as
@@ -93,7 +94,9 @@ public final class CrawlJob: Sendable {
     defer { withExtendedLifetime(lock) {} }
     do {
       try FileSystem.makeDirectories(outputDirectory + "/.thumbify")
-      let state = try StateStore(path: Self.statePath(for: outputDirectory))
+      // Group commit: a kill loses at most the last batch (the URLs of the last ~50 ms, done again by
+      // the resumed run); the crawl flushes before it returns, the manifest walk commits first too.
+      let state = try StateStore(path: Self.statePath(for: outputDirectory), groupCommit: .crawl)
       let run = try state.beginRun(options: configuration.variants.cacheKey)
       if let robots { robots.seed(try state.robotsEntries()) }
       let cardWriter = CardWriter(outputDirectory: outputDirectory)

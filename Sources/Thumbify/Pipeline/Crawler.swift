@@ -6,8 +6,9 @@ import Synchronization
 /// `concurrency` workers pull URLs from the list one at a time (so nothing upstream grows), fetch the
 /// page, extract its metadata, and get the card image's and icon's thumbnails through `ImageStage`
 /// (one download per image URL in flight, one thumbnail per source hash and variant, CPU work on a
-/// pool sized to the cores). Every result is written to the `StateStore` before it is reported, so a
-/// run killed at any point resumes where it stopped.
+/// pool sized to the cores). Every result is written to the `StateStore` before it is reported, and
+/// the state is flushed before `crawl` returns, so a run killed at any point resumes where it stopped
+/// (with a batching store, less the last uncommitted batch: see `StateStore.GroupCommit`).
 ///
 /// ```swift
 /// let crawler = Crawler(configuration: .init(), fetcher: fetcher, extractor: extractor,
@@ -58,7 +59,9 @@ public final class Crawler: Sendable {
 
   /// Crawls every URL of `list`, calling `onEvent` (awaited: a slow consumer slows the crawl) per line.
   ///
-  /// - Throws: `StateError` when the state database fails; the crawl stops (what was saved stays saved).
+  /// Then flushes the state (`StateStore.flush()`): when it returns, every record is committed.
+  ///
+  /// - Throws: `StateError` when the state database fails; the crawl stops (what was committed stays).
   public func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void)
     async throws(StateError)
   {
@@ -77,8 +80,9 @@ public final class Crawler: Sendable {
     } catch let error as StateError {
       throw error
     } catch {
-      return
+      // Cancelled: what was finished is committed all the same.
     }
+    try state.flush()
   }
 
   private func handle(_ entry: URLListReader.Entry, onEvent: @Sendable (Event) async -> Void)
