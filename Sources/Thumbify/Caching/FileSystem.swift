@@ -19,8 +19,8 @@ public enum FileSystem {
     }
   }
 
-  /// Writes `bytes` to a temporary file beside `path`, `fsync`s it and renames
-  /// it over `path`: readers see the old file or the new one, never a torn one.
+  /// Writes `bytes` to a new file beside `path`, `fsync`s it and puts it in place of
+  /// `path`: readers see the old file or the new one, never a torn one.
   ///
   /// The temporary file is unnamed (`O_TMPFILE`) and linked into place once written, so a process
   /// killed part-way leaves nothing behind, and a new `path` costs one directory entry instead of a

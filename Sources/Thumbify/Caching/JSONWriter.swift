@@ -29,9 +29,9 @@ struct JSONWriter {
   /// The JSON of `value`.
   ///
   /// - Throws: `EncodingError.invalidValue` for a non-finite number (as `JSONEncoder` does).
-  static func encode(_ value: some JSONWritable, reservingCapacity capacity: Int = 2048) throws -> [UInt8] {
+  static func encode(_ value: some JSONWritable) throws -> [UInt8] {
     var writer = JSONWriter()
-    writer.bytes.reserveCapacity(capacity)
+    writer.bytes.reserveCapacity(2048)  // a crawl record is ~2 KB
     value.write(to: &writer)
     if let number = writer.nonFinite {
       throw EncodingError.invalidValue(
@@ -49,7 +49,9 @@ struct JSONWriter {
     bytes.append(UInt8(ascii: "}"))
   }
 
-  mutating func array<Element>(_ elements: [Element], _ writeElement: (Element, inout JSONWriter) -> Void) {
+  private mutating func array<Element>(
+    _ elements: [Element], _ writeElement: (Element, inout JSONWriter) -> Void
+  ) {
     bytes.append(UInt8(ascii: "["))
     for element in elements {
       separate()

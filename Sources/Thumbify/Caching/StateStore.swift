@@ -15,7 +15,6 @@ import Synchronization
 /// does again. What is committed is always every write up to some point, in order. Reads on the store
 /// see its uncommitted writes; other connections see what is committed.
 public final class StateStore: Sendable {
-
   /// What the state knows about one page URL.
   public struct PageState: Sendable {
     /// The last record whose page fetch succeeded (ok or notModified), if any.
