@@ -27,11 +27,11 @@ struct GroupCommitTests {
   }
 
   /// Polls `committedPages()` until it is `count` or `timeout` seconds passed.
-  func waitForCommittedPages(_ count: Int64, timeout: Double = 5) throws -> Int64 {
+  func waitForCommittedPages(_ count: Int64, timeout: Double = 5) async throws -> Int64 {
     let deadline = Date().addingTimeInterval(timeout)
     var seen = try committedPages()
     while seen != count, Date() < deadline {
-      usleep(10_000)
+      try await Task.sleep(for: .milliseconds(10))
       seen = try committedPages()
     }
     return seen
@@ -51,7 +51,7 @@ struct GroupCommitTests {
     #expect(try committedPages() == 3)
   }
 
-  @Test func anIdleBatchIsCommittedAfterMaxDelayWithoutFurtherWrites() throws {
+  @Test func anIdleBatchIsCommittedAfterMaxDelayWithoutFurtherWrites() async throws {
     defer { removeDirectory(directory) }
     // Given a store batching up to 1,000 writes or 50 ms,
     let state = try StateStore(path: path, groupCommit: .init(maxWrites: 1000, maxDelay: .milliseconds(50)))
@@ -59,7 +59,7 @@ struct GroupCommitTests {
     try save(state, "http://a.test/")
     #expect(try committedPages() == 0)
     // then the batch is committed shortly after 50 ms all the same.
-    #expect(try waitForCommittedPages(1, timeout: 30) == 1)
+    #expect(try await waitForCommittedPages(1, timeout: 30) == 1)
     withExtendedLifetime(state) {}
   }
 
@@ -116,7 +116,7 @@ struct GroupCommitTests {
     #expect(try committedPages() == 0)
   }
 
-  @Test func aFailingIdleCommitIsThrownByTheNextOperation() throws {
+  @Test func aFailingIdleCommitIsThrownByTheNextOperation() async throws {
     defer { removeDirectory(directory) }
     // Given a store whose idle batch is committed by its timer after 20 ms, and commits fail,
     let state = try StateStore(path: path, groupCommit: .init(maxWrites: 1000, maxDelay: .milliseconds(20)))
@@ -124,7 +124,9 @@ struct GroupCommitTests {
     try save(state, "http://a.test/")
     // when the timer's commit has failed (no transaction is left open),
     let deadline = Date().addingTimeInterval(30)
-    while state.withDatabaseForTesting({ $0.isInTransaction }), Date() < deadline { usleep(10_000) }
+    while state.withDatabaseForTesting({ $0.isInTransaction }), Date() < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
     state.withDatabaseForTesting { $0.makeCommitsFail(false) }
     // then the next flush throws instead of reporting the save as done.
     #expect(throws: StateError.self) { try state.flush() }

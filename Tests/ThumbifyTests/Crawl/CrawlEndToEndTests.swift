@@ -11,13 +11,13 @@ final class CrawlEndToEndTests {
   let out: String
   let listPath: String
 
-  init() throws {
+  init() async throws {
     site = makeTemporaryDirectory("site")
     out = makeTemporaryDirectory("out")
     try FileManager.default.copyItem(atPath: Self.repository + "/samples/site", toPath: site + "/www")
     try FileManager.default.copyItem(
       atPath: Self.repository + "/samples/photos", toPath: site + "/www/photos")
-    nginx = try LoopbackNginx(docroot: URL(fileURLWithPath: site + "/www"))
+    nginx = try await LoopbackNginx(docroot: URL(fileURLWithPath: site + "/www"))
     // The sample list, moved to this server's port; the redirect needs the demo's nginx config.
     let list = try String(contentsOfFile: Self.repository + "/samples/urls.txt", encoding: .utf8)
       .replacingOccurrences(of: "127.0.0.1:8765", with: "127.0.0.1:\(nginx.port)")
@@ -51,34 +51,33 @@ final class CrawlEndToEndTests {
     var err: String
   }
 
-  /// Runs the binary to completion.
-  func thumbify(_ arguments: [String]) throws -> Run {
+  /// Runs the binary to completion; its output goes through files, read once it exited.
+  func thumbify(_ arguments: [String]) async throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = arguments
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-    let errData = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-      err: String(decoding: errData, as: UTF8.self))
+    let stdout = site + "/stdout"
+    let stderr = site + "/stderr"
+    for path in [stdout, stderr] { #expect(FileManager.default.createFile(atPath: path, contents: nil)) }
+    process.standardOutput = FileHandle(forWritingAtPath: stdout)
+    process.standardError = FileHandle(forWritingAtPath: stderr)
+    let status = try await ChildProcess.run(process)
+    let text = { (path: String) in
+      String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    }
+    return Run(status: status, out: text(stdout), err: text(stderr))
   }
 
-  func crawl(_ extra: [String] = ["--ignore-robots"]) throws -> Run {
-    try thumbify(["crawl", listPath, "--out", out, "--allow-private-network"] + extra)
+  func crawl(_ extra: [String] = ["--ignore-robots"]) async throws -> Run {
+    try await thumbify(["crawl", listPath, "--out", out, "--allow-private-network"] + extra)
   }
 
   func record(_ records: [CrawlRecord], _ path: String) -> CrawlRecord? {
     records.first { $0.normalizedURL.hasSuffix(":\(nginx.port)\(path)") }
   }
 
-  @Test func aFullRunWritesCardsThumbnailsAndTypedErrors() throws {
-    let run = try crawl()
+  @Test func aFullRunWritesCardsThumbnailsAndTypedErrors() async throws {
+    let run = try await crawl()
     #expect(run.status == 1, "some sample pages are broken on purpose: \(run.err)")
     #expect(
       run.err.contains("invalid this line is not a URL: The URL 'this line is not a URL' is not valid."))
@@ -111,12 +110,12 @@ final class CrawlEndToEndTests {
     #expect(record(records, "/broken/corrupt-image.html")?.outcome == .ok)
   }
 
-  @Test func aRerunWritesNoBlobsAndIsAnsweredWith304s() throws {
+  @Test func aRerunWritesNoBlobsAndIsAnsweredWith304s() async throws {
     // robots.txt is honoured here: its cache entry, with validators, is kept for the next run.
-    _ = try crawl([])
+    _ = try await crawl([])
     let blobs = blobFiles(out)
     let before = nginx.accessLog().count
-    let run = try crawl([])
+    let run = try await crawl([])
     #expect(run.out.contains("Wrote 0 new blobs"))
     #expect(blobFiles(out) == blobs)
     let second = nginx.accessLog().dropFirst(before)
@@ -132,15 +131,15 @@ final class CrawlEndToEndTests {
     #expect(!nginx.accessLog().contains { $0.contains("/private/") })
   }
 
-  @Test func aChangedPageIsUpdatedAndAFailingPageKeepsItsStaleCard() throws {
-    _ = try crawl()
+  @Test func aChangedPageIsUpdatedAndAFailingPageKeepsItsStaleCard() async throws {
+    _ = try await crawl()
     let first = try readManifest(out)
     let storms = site + "/www/en/storms.html"
     let html = try String(contentsOfFile: storms, encoding: .utf8)
       .replacingOccurrences(of: "Watching storms roll in", with: "Storm season is here")
     try html.write(toFile: storms, atomically: true, encoding: .utf8)
     try FileManager.default.removeItem(atPath: site + "/www/fr/orages.html")
-    let run = try crawl()
+    let run = try await crawl()
     #expect(run.status == 1)
     let records = try readManifest(out)
     #expect(record(records, "/en/storms.html")?.outcome == .ok)
@@ -153,9 +152,9 @@ final class CrawlEndToEndTests {
     for path in stale.blobPaths { #expect(FileManager.default.fileExists(atPath: out + "/" + path)) }
   }
 
-  @Test func aSecondRunIsRefusedAndAStaleLockIsRecovered() throws {
+  @Test func aSecondRunIsRefusedAndAStaleLockIsRecovered() async throws {
     let lock = try RunLock(directory: out)
-    let refused = try crawl()
+    let refused = try await crawl()
     #expect(refused.status == 70)
     #expect(
       refused.err
@@ -164,20 +163,20 @@ final class CrawlEndToEndTests {
     _ = consume lock
     // A lock file left by a dead process does not block.
     try "999999\n".write(toFile: out + "/.thumbify/lock", atomically: true, encoding: .utf8)
-    let run = try crawl()
+    let run = try await crawl()
     #expect(run.status == 1)
     #expect(try readManifest(out).count == 16)
   }
 
-  @Test func gcDeletesOnlyUnreferencedBlobs() throws {
-    _ = try crawl()
+  @Test func gcDeletesOnlyUnreferencedBlobs() async throws {
+    _ = try await crawl()
     let referenced = blobFiles(out)
     let orphan = try BlobStore(root: out).store(Array("no one refers to me".utf8), fileExtension: "webp")
     let old = Date().addingTimeInterval(-7_200)
     for path in referenced.union([orphan.path]) {
       try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: out + "/" + path)
     }
-    let run = try thumbify(["gc", out, "--grace", "1h"])
+    let run = try await thumbify(["gc", out, "--grace", "1h"])
     #expect(run.status == 0)
     #expect(run.out.hasPrefix("Removed 1 unreferenced blob "))
     #expect(blobFiles(out) == referenced)

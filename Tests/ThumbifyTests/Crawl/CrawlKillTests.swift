@@ -12,7 +12,7 @@ final class CrawlKillTests {
   let listPath: String
   static let pages = 40
 
-  init() throws {
+  init() async throws {
     root = makeTemporaryDirectory("kill")
     let www = root + "/www"
     try FileManager.default.createDirectory(atPath: www + "/p", withIntermediateDirectories: true)
@@ -29,7 +29,7 @@ final class CrawlKillTests {
         """
       try html.write(toFile: www + "/p/\(index).html", atomically: true, encoding: .utf8)
     }
-    nginx = try LoopbackNginx(docroot: URL(fileURLWithPath: www))
+    nginx = try await LoopbackNginx(docroot: URL(fileURLWithPath: www))
     for index in 0..<Self.pages { list += nginx.url("/p/\(index).html") + "\n" }
     listPath = root + "/urls.txt"
     try list.write(toFile: listPath, atomically: true, encoding: .utf8)
@@ -49,15 +49,14 @@ final class CrawlKillTests {
   }
 
   /// Starts the binary; its stderr goes to `<out>.log`.
-  func start(_ out: String) throws -> Process {
+  func start(_ out: String) throws -> ChildProcess {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CrawlEndToEndTests.binary)
     process.arguments = arguments(out)
     process.standardOutput = FileHandle.nullDevice
     _ = FileManager.default.createFile(atPath: out + ".log", contents: nil)
     process.standardError = FileHandle(forWritingAtPath: out + ".log")
-    try process.run()
-    return process
+    return try ChildProcess(process)
   }
 
   /// The manifest without what legitimately differs between runs (times, 200 vs 304).
@@ -71,12 +70,10 @@ final class CrawlKillTests {
   }
 
   @Test(arguments: [1, 2, 3, 4])
-  func aRerunAfterKillNineGivesTheUninterruptedManifest(seed: UInt64) throws {
+  func aRerunAfterKillNineGivesTheUninterruptedManifest(seed: UInt64) async throws {
     let baseline = root + "/baseline-\(seed)"
     let started = Date()
-    let reference = try start(baseline)
-    reference.waitUntilExit()
-    #expect(reference.terminationStatus == 0)
+    #expect(try await start(baseline).exitStatus() == 0)
     let duration = Date().timeIntervalSince(started)
     let expected = try comparable(baseline)
     #expect(expected.count == Self.pages)
@@ -88,20 +85,19 @@ final class CrawlKillTests {
     let fraction = Double((state ^ (state >> 31)) % 1000) / 1000
     let out = root + "/killed-\(seed)"
     let victim = try start(out)
-    usleep(useconds_t(duration * fraction * 1_000_000))
+    try await Task.sleep(for: .seconds(duration * fraction))
     kill(victim.processIdentifier, SIGKILL)
-    victim.waitUntilExit()
+    _ = await victim.exitStatus()
     #expect(LoopbackNginx.canConnect(port: nginx.port), "nginx died with the killed crawl")
     // The manifest is either absent or complete, never torn.
     if FileManager.default.fileExists(atPath: out + "/manifest.jsonl") {
       #expect(try readManifest(out).count == Self.pages)
     }
-    let rerun = try start(out)
-    rerun.waitUntilExit()
+    let rerunStatus = try await start(out).exitStatus()
     let problems = try readManifest(out).compactMap { record in
       record.error.map { "\(record.url): \($0.message)" }
     }
-    #expect(rerun.terminationStatus == 0, "\(problems)")
+    #expect(rerunStatus == 0, "\(problems)")
     #expect(try comparable(out) == expected, "killed after \(Int(fraction * 100)) % of \(duration) s")
     // Every record's card holds that record's card (written by the workers of the killed run, or
     // again by the rerun), and no temporary file is left.

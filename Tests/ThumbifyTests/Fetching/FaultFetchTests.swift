@@ -4,10 +4,10 @@ import Testing
 
 @testable import Thumbify
 
-@Suite("Fetching from a misbehaving server", .timeLimit(.minutes(1)))
+@Suite("Fetching from a misbehaving server", .timeLimit(.minutes(1)), .dedicatedExecutor)
 struct FaultFetchTests {
   @Test func slowBodyHitsTheTotalTimeout() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher { $0.timeout = .seconds(1) }
     let start = ContinuousClock.now
     let error = await fetchError {
@@ -23,7 +23,7 @@ struct FaultFetchTests {
   }
 
   @Test func lowSpeedAbortsATrickle() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.lowSpeedLimit = 1000
       $0.lowSpeedTime = .seconds(1)
@@ -39,7 +39,7 @@ struct FaultFetchTests {
   }
 
   @Test func tarpitTimesOut() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher { $0.timeout = .milliseconds(800) }
     let error = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page))
@@ -49,7 +49,7 @@ struct FaultFetchTests {
   }
 
   @Test func endlessBodyStopsAtTheCap() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher { $0.bodyLimits[.page] = 256 << 10 }
     let error = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/endless"), kind: .page))
@@ -58,7 +58,7 @@ struct FaultFetchTests {
   }
 
   @Test func gzipBombIsCappedOnDecodedBytes() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let error = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/gzip-bomb"), kind: .page))
@@ -71,7 +71,7 @@ struct FaultFetchTests {
   }
 
   @Test func redirectsAreFollowedAndRecorded() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let response = try await fetcher.fetch(FetchRequest(url: server.url("/chain?n=3"), kind: .page))
     #expect(response.finalURL == server.url("/ok"))
@@ -82,7 +82,7 @@ struct FaultFetchTests {
 
   @Test(arguments: ["/redirect-loop", "/chain?n=6"])
   func tooManyRedirectsStopAtFive(path: String) async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let error = await fetchError { try await fetcher.fetch(FetchRequest(url: server.url(path), kind: .page)) }
     #expect(error == .tooManyRedirects(5))
@@ -90,7 +90,7 @@ struct FaultFetchTests {
 
   @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/", "gopher://127.0.0.1/"])
   func redirectsLeaveHTTPNever(target: String) async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let error = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/redirect?to=\(target)"), kind: .page))
@@ -100,7 +100,7 @@ struct FaultFetchTests {
   }
 
   @Test func lyingContentTypeIsReportedAsSent() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let response = try await fetcher.fetch(FetchRequest(url: server.url("/lying-type"), kind: .page))
     #expect(response.contentType == "image/png")
@@ -108,7 +108,7 @@ struct FaultFetchTests {
   }
 
   @Test func connectionResetMidBodyIsATransferError() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let error = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/reset"), kind: .page))
@@ -146,7 +146,7 @@ struct FaultFetchTests {
   }
 
   @Test func nonSuccessStatusIsAnErrorAnd304WithoutValidatorsToo() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let missing = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/status?code=404"), kind: .page))

@@ -11,7 +11,7 @@ import Testing
 @Suite("Load check", .timeLimit(.minutes(1)))
 struct FetchLoadTests {
   @Test func tenThousandRequestsWith256InFlight() async throws {
-    let nginx = try LoopbackNginx()
+    let nginx = try await LoopbackNginx()
     for index in 0..<100 { try nginx.write("p\(index).html", "<html><title>\(index)</title></html>") }
     var fetcher: CurlFetcher? = try makeTestFetcher {
       $0.maxConcurrentTransfers = 256

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Thumbify
 
-@Suite("Per-host queue, limits and cancellation", .timeLimit(.minutes(1)))
+@Suite("Per-host queue, limits and cancellation", .timeLimit(.minutes(1)), .dedicatedExecutor)
 struct LimitsFetchTests {
   /// Fetches `count` copies of `path` concurrently; returns the statuses (or error codes).
   func fetchAll(_ fetcher: CurlFetcher, _ url: String, count: Int) async -> [String] {
@@ -22,7 +22,7 @@ struct LimitsFetchTests {
 
   @Test(arguments: [1, 2, 4])
   func perHostLimitIsRespected(limit: Int) async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher { $0.maxTransfersPerHost = limit }
     let results = await fetchAll(fetcher, server.url("/hold?ms=150&bucket=h"), count: 8)
     #expect(results == Array(repeating: "200", count: 8))
@@ -32,7 +32,7 @@ struct LimitsFetchTests {
   }
 
   @Test func globalLimitIsRespected() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.maxTransfersPerHost = 16
       $0.maxConcurrentTransfers = 3
@@ -42,7 +42,7 @@ struct LimitsFetchTests {
   }
 
   @Test func perHostDelaySpacesStarts() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.maxTransfersPerHost = 4
       $0.perHostDelay = .milliseconds(300)
@@ -53,7 +53,7 @@ struct LimitsFetchTests {
   }
 
   @Test func timeoutCountsTheTransferNotTheWait() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.maxTransfersPerHost = 1
       $0.timeout = .milliseconds(900)
@@ -65,9 +65,9 @@ struct LimitsFetchTests {
   }
 
   @Test func cancellationRemovesTheTransfer() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher { $0.timeout = .seconds(30) }
-    let task = Task {
+    let task = testTask {
       await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
     }
     try await Task.sleep(for: .milliseconds(300))
@@ -82,16 +82,18 @@ struct LimitsFetchTests {
   }
 
   @Test func cancellingQueuedTransfersFreesTheirPlace() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.maxTransfersPerHost = 1
       $0.timeout = .seconds(30)
     }
-    let blocker = Task {
+    let blocker = testTask {
       await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
     }
     let queued = (0..<5).map { _ in
-      Task { await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page)) } }
+      testTask {
+        await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page)) }
+      }
     }
     try await Task.sleep(for: .milliseconds(200))
     for task in queued { task.cancel() }
@@ -103,9 +105,9 @@ struct LimitsFetchTests {
   }
 
   @Test func shutdownCancelsWhatIsRunningAndRefusesNewWork() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
-    let running = Task {
+    let running = testTask {
       await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
     }
     try await Task.sleep(for: .milliseconds(200))

@@ -13,7 +13,7 @@ struct LiveExtractCommandTests {
   }
 
   @Test func printsFetchFactsAndMetadata() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let result = await run([
       "extract", server.url("/chain?n=2"), "--allow-private-network", "--compact", "--timeout", "5",
     ])
@@ -30,7 +30,7 @@ struct LiveExtractCommandTests {
   }
 
   @Test func printsValidators() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let result = await run(["extract", server.url("/etag"), "--allow-private-network", "--compact"])
     #expect(result.status == 0)
     #expect(result.out.contains(#""etag":"\"v1\"""#))
@@ -38,7 +38,7 @@ struct LiveExtractCommandTests {
   }
 
   @Test func privateAddressesAreRefusedByDefault() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     for arguments in [["extract", server.url("/ok")], ["extract", server.url("/ok"), "--ignore-robots"]] {
       let result = await run(arguments)
       #expect(result.status == 1)
@@ -51,7 +51,7 @@ struct LiveExtractCommandTests {
   }
 
   @Test func httpsWithCacertAndContact() async throws {
-    let nginx = try LoopbackNginx(options: .init(https: true))
+    let nginx = try await LoopbackNginx(options: .init(https: true))
     try nginx.write("index.html", "<html><head><meta property=\"og:title\" content=\"Secure\"></head></html>")
     let caFile = try #require(nginx.caFile)
     let result = await run([

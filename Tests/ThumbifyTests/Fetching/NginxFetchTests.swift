@@ -6,7 +6,7 @@ import Testing
 @Suite("Fetching from nginx on loopback", .timeLimit(.minutes(1)))
 struct NginxFetchTests {
   @Test func keepAliveReusesOneConnection() async throws {
-    let nginx = try LoopbackNginx()
+    let nginx = try await LoopbackNginx()
     try nginx.write("index.html", "<html><title>hello</title></html>")
     let fetcher = try makeTestFetcher()
     for _ in 0..<5 {
@@ -21,13 +21,13 @@ struct NginxFetchTests {
   }
 
   @Test func gzipIsRequestedAndDecoded() async throws {
-    let nginx = try LoopbackNginx(options: .init(gzip: true))
+    let nginx = try await LoopbackNginx(options: .init(gzip: true))
     let text = String(repeating: "thumbify compresses well. ", count: 4000)
     try nginx.write("big.html", text)
     let fetcher = try makeTestFetcher()
     let response = try await fetcher.fetch(FetchRequest(url: nginx.url("/big.html"), kind: .page))
     #expect(String(decoding: response.body, as: UTF8.self) == text)
-    let echo = try FaultServer()
+    let echo = try await FaultServer()
     let headers = try await fetcher.fetch(FetchRequest(url: echo.url("/echo-headers"), kind: .page))
     let sent = try JSONSerialization.jsonObject(with: Data(headers.body)) as? [String: String] ?? [:]
     let encodings = sent["accept-encoding"] ?? ""
@@ -37,7 +37,7 @@ struct NginxFetchTests {
   }
 
   @Test func userAgentCarriesTheContactURL() async throws {
-    let nginx = try LoopbackNginx()
+    let nginx = try await LoopbackNginx()
     try nginx.write("a.html", "a")
     let fetcher = try makeTestFetcher { $0.contactURL = "https://example.org/bot" }
     _ = try await fetcher.fetch(FetchRequest(url: nginx.url("/a.html"), kind: .page))
@@ -47,7 +47,7 @@ struct NginxFetchTests {
   }
 
   @Test func validatorsGiveNotModified() async throws {
-    let nginx = try LoopbackNginx()
+    let nginx = try await LoopbackNginx()
     try nginx.write("page.html", "<html>v1</html>")
     let fetcher = try makeTestFetcher()
     let first = try await fetcher.fetch(FetchRequest(url: nginx.url("/page.html"), kind: .page))
@@ -66,7 +66,7 @@ struct NginxFetchTests {
   }
 
   @Test func httpsWithTheTestCA() async throws {
-    let nginx = try LoopbackNginx(options: .init(https: true))
+    let nginx = try await LoopbackNginx(options: .init(https: true))
     try nginx.write("s.html", "secure")
     let trusting = try makeTestFetcher { $0.caFile = nginx.caFile }
     let response = try await trusting.fetch(FetchRequest(url: nginx.url("/s.html"), kind: .page))
@@ -83,7 +83,7 @@ struct NginxFetchTests {
   }
 
   @Test func http2MultiplexesOverTLS() async throws {
-    let nginx = try LoopbackNginx(options: .init(http2: true))
+    let nginx = try await LoopbackNginx(options: .init(http2: true))
     try nginx.write("h2.html", "two")
     let fetcher = try makeTestFetcher {
       $0.caFile = nginx.caFile

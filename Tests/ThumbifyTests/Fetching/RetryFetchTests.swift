@@ -3,7 +3,7 @@ import Testing
 
 @testable import Thumbify
 
-@Suite("Retries and host skipping", .timeLimit(.minutes(1)))
+@Suite("Retries and host skipping", .timeLimit(.minutes(1)), .dedicatedExecutor)
 struct RetryFetchTests {
   func retryingFetcher(_ customize: (inout FetcherConfiguration) -> Void = { _ in }) throws -> CurlFetcher {
     try makeTestFetcher {
@@ -14,7 +14,7 @@ struct RetryFetchTests {
   }
 
   @Test func retryAfterSecondsIsHonoured() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher()
     let start = ContinuousClock.now
     let response = try await fetcher.fetch(
@@ -24,7 +24,7 @@ struct RetryFetchTests {
   }
 
   @Test func retryAfterHTTPDateIsHonoured() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher()
     let start = ContinuousClock.now
     let response = try await fetcher.fetch(
@@ -34,7 +34,7 @@ struct RetryFetchTests {
   }
 
   @Test func retryAfterIsCapped() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher { $0.retry.maxRetryAfter = .milliseconds(200) }
     let start = ContinuousClock.now
     _ = try await fetcher.fetch(
@@ -44,7 +44,7 @@ struct RetryFetchTests {
 
   @Test(arguments: [502, 503, 504])
   func transientStatusesAreRetriedWithBackoff(status: Int) async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher()
     let response = try await fetcher.fetch(
       FetchRequest(url: server.url("/flaky?key=s&failures=2&status=\(status)"), kind: .page))
@@ -52,7 +52,7 @@ struct RetryFetchTests {
   }
 
   @Test func attemptsAreLimited() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher()
     let error = await fetchError {
       try await fetcher.fetch(
@@ -65,7 +65,7 @@ struct RetryFetchTests {
   }
 
   @Test func permanentErrorsAreNotRetried() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher()
     let error = await fetchError {
       try await fetcher.fetch(
@@ -75,7 +75,7 @@ struct RetryFetchTests {
   }
 
   @Test func timeoutsAreRetried() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher {
       $0.timeout = .milliseconds(300)
       $0.retry.maxAttempts = 2
@@ -89,7 +89,7 @@ struct RetryFetchTests {
   }
 
   @Test func aHostThatKeepsFailingIsSkipped() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try retryingFetcher {
       $0.retry.maxAttempts = 1
       $0.retry.hostFailureLimit = 3

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Thumbify
 
-@Suite("robots.txt against the fault server", .timeLimit(.minutes(1)))
+@Suite("robots.txt against the fault server", .timeLimit(.minutes(1)), .dedicatedExecutor)
 struct RobotsFetchTests {
   /// A fetcher that honours robots.txt and maps `hosts` (`<variant>.test`) to the server.
   func robotsFetcher(
@@ -18,7 +18,7 @@ struct RobotsFetchTests {
   }
 
   @Test func missingRobotsAllowsAllAndIsFetchedOncePerHost() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-missing.test"])
     let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
       for _ in 0..<6 {
@@ -36,7 +36,7 @@ struct RobotsFetchTests {
   }
 
   @Test func serverErrorDisallowsForTheRun() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-5xx.test"])
     let url = server.url(host: "robots-5xx.test", "/ok")
     let error = await fetchError { try await fetcher.fetch(FetchRequest(url: url, kind: .page)) }
@@ -58,7 +58,7 @@ struct RobotsFetchTests {
   }
 
   @Test func hugeRobotsKeepsOnlyWholeLinesBeforeTheCap() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-huge.test"])
     let allowed = try await fetcher.fetch(
       FetchRequest(url: server.url(host: "robots-huge.test", "/ok"), kind: .page))
@@ -74,7 +74,7 @@ struct RobotsFetchTests {
   }
 
   @Test func thumbifyGroupRulesApplyAndCrawlDelayIsCapped() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-rules.test"]) {
       $0.maxCrawlDelay = .milliseconds(400)
     }
@@ -94,7 +94,7 @@ struct RobotsFetchTests {
   }
 
   @Test func ignoringRobotsFetchesNoRobots() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-5xx.test"]) { $0.ignoresRobots = true }
     let response = try await fetcher.fetch(
       FetchRequest(url: server.url(host: "robots-5xx.test", "/ok"), kind: .page))
@@ -103,7 +103,7 @@ struct RobotsFetchTests {
   }
 
   @Test func seededValidatorsAreRevalidatedAndReused() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let first = try robotsFetcher(server, hosts: ["robots-etag.test"])
     let blockedURL = server.url(host: "robots-etag.test", "/blocked")
     #expect(
@@ -126,7 +126,7 @@ struct RobotsFetchTests {
   }
 
   @Test func everyRedirectHopIsCheckedAgainstItsOwnRobots() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-missing.test", "robots-5xx.test"])
     let target = server.url(host: "robots-5xx.test", "/ok")
     let start = server.url(host: "robots-missing.test", "/redirect?to=\(target)")

@@ -11,7 +11,7 @@ struct SSRFGuardTests {
 
   @Test(arguments: loopbackSpellings)
   func loopbackSpellingsAreRefused(host: String) async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher { $0.allowsPrivateNetwork = false }
     let error = await fetchError {
       try await fetcher.fetch(FetchRequest(url: "http://\(host):\(server.port)/ok", kind: .page))
@@ -26,14 +26,14 @@ struct SSRFGuardTests {
 
   @Test(arguments: loopbackSpellings)
   func theSameSpellingsReachTheServerWhenPrivateNetworkIsAllowed(host: String) async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher()
     let response = try await fetcher.fetch(FetchRequest(url: "http://\(host):\(server.port)/ok", kind: .page))
     #expect(response.status == 200)
   }
 
   @Test func robotsFetchesAreCheckedToo() async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.allowsPrivateNetwork = false
       $0.ignoresRobots = false
@@ -53,7 +53,7 @@ struct SSRFGuardTests {
     "http://192.168.1.1/", "http://100.64.0.1/", "http://[64:ff9b::a00:1]/", "http://0.0.0.0/",
   ])
   func redirectToAPrivateAddressIsRefusedBeforeConnecting(target: String) async throws {
-    let server = try FaultServer()
+    let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.allowsPrivateNetwork = false
       $0.exemptAddresses = ["127.0.0.1"]

@@ -44,7 +44,7 @@ extension ChromiumTests {
     ]
 
     @Test func noInjectedScriptRunsAndEveryStringIsShownAsText() async throws {
-      let nginx = try LoopbackNginx()
+      let nginx = try await LoopbackNginx()
       defer { nginx.stop() }
       for (name, html) in Self.pages { try nginx.write(name, html) }
       try FileManager.default.copyItem(

@@ -22,7 +22,7 @@ extension ChromiumTests {
       }
       try FileManager.default.createSymbolicLink(
         atPath: docroot + "/photos", withDestinationPath: samples + "/photos")
-      let nginx = try LoopbackNginx(docroot: URL(fileURLWithPath: docroot))
+      let nginx = try await LoopbackNginx(docroot: URL(fileURLWithPath: docroot))
       defer { nginx.stop() }
       // The test server has no rewrite rules, so the list's one redirect (/old/storms) is left out.
       let list = try String(contentsOfFile: samples + "/urls.txt", encoding: .utf8)

@@ -7,7 +7,7 @@ import Foundation
 /// Runs `Tests/Servers/fault_server.py` on a free loopback port for one test.
 ///
 /// The server exits when its stdin closes, so it cannot outlive the test process; `stop()`
-/// (also called on deinit) closes stdin and waits for it to exit.
+/// (also called on deinit) closes stdin.
 final class FaultServer: @unchecked Sendable {
   // Confined to the creating test: `process` and `stdin` are set once and only read after.
   let port: Int
@@ -19,25 +19,28 @@ final class FaultServer: @unchecked Sendable {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Servers/fault_server.py").path
 
-  /// Starts the server and waits until it printed its port.
-  init() throws {
+  /// Starts the server and waits (off the cooperative pool) until it printed its port.
+  init() async throws {
     let stdout = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [Self.script]
     process.standardInput = stdin
     process.standardOutput = stdout
     try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = stdout.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line.append(chunk)
+    let output = stdout.fileHandleForReading
+    let line = try await offThePool {
+      var line = Data()
+      while !line.contains(UInt8(ascii: "\n")) {
+        let chunk = output.availableData
+        if chunk.isEmpty { break }
+        line.append(chunk)
+      }
+      return line
     }
     guard
       let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     else {
       try? stdin.fileHandleForWriting.close()
-      process.waitUntilExit()
       throw ServerError("fault_server.py did not print a port")
     }
     self.port = port
@@ -82,10 +85,10 @@ final class FaultServer: @unchecked Sendable {
     return Array(response[(start + 4)...])
   }
 
-  /// Closes stdin, terminates the server and waits for it to exit. Idempotent.
+  /// Closes stdin, which makes the server exit (SIGTERM is blocked); does not wait, so that no
+  /// thread of the cooperative pool blocks. Idempotent.
   func stop() {
-    try? stdin.fileHandleForWriting.close()  // the server exits on EOF (SIGTERM is blocked)
-    process.waitUntilExit()
+    try? stdin.fileHandleForWriting.close()
   }
 }
 

@@ -34,7 +34,7 @@ final class LoopbackNginx: @unchecked Sendable {
   private let watchdogInput = Pipe()
 
   /// Starts nginx serving `docroot` (a fresh empty directory when nil).
-  init(docroot: URL? = nil, options: Options = Options()) throws {
+  init(docroot: URL? = nil, options: Options = Options()) async throws {
     prefix = FileManager.default.temporaryDirectory.appendingPathComponent(
       "thumbify-nginx-\(UUID().uuidString)")
     let fileManager = FileManager.default
@@ -46,7 +46,7 @@ final class LoopbackNginx: @unchecked Sendable {
     let secure = options.https || options.http2
     var tls = ""
     if secure {
-      let certificates = try TestCertificates(in: prefix)
+      let certificates = try await TestCertificates(in: prefix)
       caFile = certificates.caFile
       tls =
         "ssl_certificate \(certificates.certificateFile);\n    ssl_certificate_key \(certificates.keyFile);"
@@ -95,7 +95,7 @@ final class LoopbackNginx: @unchecked Sendable {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    try waitUntilListening()
+    try await waitUntilListening()
   }
 
   deinit { stop() }
@@ -115,18 +115,18 @@ final class LoopbackNginx: @unchecked Sendable {
     return text.split(separator: "\n").map(String.init)
   }
 
-  /// Stops nginx, waits for it, and removes the prefix. Idempotent.
+  /// Stops nginx (the watchdog SIGKILLs it when its stdin closes) and removes the prefix; does not
+  /// wait, so that no thread of the cooperative pool blocks. Idempotent.
   func stop() {
     try? watchdogInput.fileHandleForWriting.close()
-    process.waitUntilExit()
     try? FileManager.default.removeItem(at: prefix)
   }
 
-  private func waitUntilListening() throws {
+  private func waitUntilListening() async throws {
     for _ in 0..<200 {
       guard process.isRunning else { break }
       if Self.canConnect(port: port) { return }
-      usleep(10_000)
+      try await Task.sleep(for: .milliseconds(10))
     }
     let log =
       (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
