@@ -29,6 +29,8 @@ final class SQLiteDatabase {
   let path: String
   private let handle: OpaquePointer
   private var statements: [String: OpaquePointer] = [:]
+  /// Set by `checkpointInBackground()`.
+  private(set) var checkpointer: WALCheckpointer?
 
   /// Opens (creating if needed) the database at `path`.
   ///
@@ -49,7 +51,16 @@ final class SQLiteDatabase {
 
   deinit {
     for statement in statements.values { sqlite3_finalize(statement) }
+    checkpointer?.close()  // so that this connection is the last and checkpoints what is left
     sqlite3_close(handle)
+  }
+
+  /// Replaces SQLite's automatic checkpoint (in the committing thread) with `WALCheckpointer`'s, which
+  /// runs on a thread and connection of its own. For a database in WAL mode.
+  func checkpointInBackground(backgroundPages: Int32 = 2_048, limitPages: Int32 = 16_384) {
+    let checkpointer = WALCheckpointer(path: path, backgroundPages: backgroundPages, limitPages: limitPages)
+    checkpointer.install(on: handle)
+    self.checkpointer = checkpointer
   }
 
   /// Runs one or more statements without parameters.

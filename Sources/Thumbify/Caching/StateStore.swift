@@ -71,9 +71,6 @@ public final class StateStore: Sendable {
       """
       PRAGMA journal_mode=WAL;
       PRAGMA synchronous=NORMAL;
-      -- A checkpoint fsyncs the database while the connection's Mutex is held, stalling every worker:
-      -- checkpoint every 16,384 pages (~64 MB of WAL) instead of SQLite's default 1,000.
-      PRAGMA wal_autocheckpoint=16384;
       PRAGMA journal_size_limit=67108864;
       CREATE TABLE IF NOT EXISTS runs(
         id INTEGER PRIMARY KEY, options TEXT NOT NULL, started_at REAL NOT NULL, finished_at REAL);
@@ -96,6 +93,9 @@ public final class StateStore: Sendable {
         PRIMARY KEY(source_sha, variants));
       CREATE TABLE IF NOT EXISTS robots(host TEXT PRIMARY KEY, entry TEXT NOT NULL);
       """)
+    // A checkpoint in the committing thread would hold the store's Mutex, stalling every worker, while
+    // it copies and fsyncs the log: checkpoint on a thread of its own (the log stays under ~64 MB).
+    database.checkpointInBackground()
     let columns = try database.query("PRAGMA table_info(pages)").compactMap { $0[1].text }
     if !columns.contains("card") {
       try database.execute(
