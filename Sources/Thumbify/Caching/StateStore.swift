@@ -26,6 +26,9 @@ public final class StateStore: Sendable {
     public var lastModified: String?
     /// Seconds since 1970 of the last 2xx page fetch.
     public var fetchedAt: Double?
+
+    /// True when the state holds no record of the page.
+    public var isEmpty: Bool { good == nil && current == nil }
   }
 
   /// What the state knows about one image URL.

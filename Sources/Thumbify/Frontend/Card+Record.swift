@@ -6,6 +6,12 @@ extension Card {
   /// `failed` records give a card holding only the URL, domain and error, so a frontend can say
   /// why there is no preview; `stale` records keep their last good data and carry the new error.
   public init(record: CrawlRecord) {
+    self.init(record: record, key: CardKey(normalizedURL: record.normalizedURL))
+  }
+
+  /// The card of `record`, whose key (`CardKey(normalizedURL: record.normalizedURL)`) the caller has
+  /// already computed to name the card's file.
+  init(record: CrawlRecord, key: CardKey) {
     let metadata = record.outcome == .failed ? nil : record.metadata
     let link = [metadata?.url, record.fetch?.finalURL, record.normalizedURL, record.url]
       .lazy.compactMap { $0 }.first { Self.isLinkable($0) }
@@ -17,7 +23,7 @@ extension Card {
       }
     self.init(
       schema: Self.schemaVersion,
-      key: CardKey(normalizedURL: record.normalizedURL).hex,
+      key: key.hex,
       url: link,
       normalizedURL: record.normalizedURL,
       domain: Self.domain(of: link ?? record.normalizedURL),

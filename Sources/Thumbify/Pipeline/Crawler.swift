@@ -156,21 +156,23 @@ public final class Crawler: Sendable {
     )
     try save(
       normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
-      lastModified: response.lastModified, fetchedAt: now)
+      lastModified: response.lastModified, fetchedAt: now, isNew: previous.isEmpty)
     return record
   }
 
-  /// Saves a record, then writes its card file when the crawler has `cards`.
+  /// Saves a record, then writes its card file when the crawler has `cards`; `isNew` when the state had
+  /// no record of the URL (so no card was written for it: `CardWriter.write(encoded:key:isNew:)`).
   private func save(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
-    fetchedAt: Double?
+    fetchedAt: Double?, isNew: Bool = false
   ) throws(StateError) {
     try state.savePage(
       url, record: record, run: run, isGood: isGood, etag: etag, lastModified: lastModified,
       fetchedAt: fetchedAt)
     guard let cards, firstCardError.withLock({ $0 }) == nil else { return }
     do throws(StoreError) {
-      _ = try cards.write(encoded: try CardWriter.encodedCard(for: record), key: CardKey(normalizedURL: url))
+      let key = CardKey(normalizedURL: url)  // url is record.normalizedURL
+      _ = try cards.write(encoded: try CardWriter.encodedCard(for: record, key: key), key: key, isNew: isNew)
     } catch {
       firstCardError.withLock { $0 = $0 ?? error }
     }
@@ -194,7 +196,8 @@ public final class Crawler: Sendable {
     }
     record.schema = CrawlRecord.schemaVersion
     try save(
-      normalizedURL, record: record, run: run, isGood: false, etag: nil, lastModified: nil, fetchedAt: nil)
+      normalizedURL, record: record, run: run, isGood: false, etag: nil, lastModified: nil, fetchedAt: nil,
+      isNew: previous.isEmpty)
     return record
   }
 

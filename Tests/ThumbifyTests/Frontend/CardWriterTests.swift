@@ -45,6 +45,26 @@ struct CardWriterTests {
     #expect(after[2] == before[2])
   }
 
+  @Test func aCardKnownToBeNewIsWrittenWithoutReadingWhatIsThere() throws {
+    let directory = try FrontendFixtures.temporaryDirectory()
+    let record = try #require(try FrontendFixtures.records(in: directory, count: 1).first)
+    let writer = CardWriter(outputDirectory: directory)
+    let key = CardKey(normalizedURL: record.normalizedURL)
+    let path = directory + "/cards/" + key.fileName
+    try FileManager.default.createDirectory(atPath: directory + "/cards", withIntermediateDirectories: true)
+    let bytes = try CardWriter.encodedCard(for: record)
+    #expect(try writer.write(encoded: bytes, key: key, isNew: true), "a first card")
+    let first = try inode(path)
+    // A card there all the same (a killed run wrote it, its record was lost) is replaced, not read,
+    #expect(try writer.write(encoded: bytes, key: key, isNew: true))
+    #expect(try inode(path) != first)
+    #expect(FileManager.default.contents(atPath: path) == Data(bytes))
+    // while a card that may exist is compared first and left alone when it holds the same bytes.
+    let second = try inode(path)
+    #expect(try !writer.write(encoded: bytes, key: key))
+    #expect(try inode(path) == second)
+  }
+
   @Test func cardsOfURLsNoLongerInTheManifestAreRemoved() throws {
     let directory = try FrontendFixtures.temporaryDirectory()
     let records = try FrontendFixtures.records(in: directory, count: 4)
