@@ -16,10 +16,13 @@ import Synchronization
 /// - every `backgroundPages` pages of growth it asks its own thread for a PASSIVE checkpoint, which
 ///   never blocks the writer (SQLite lets a checkpoint run beside a writing connection);
 /// - at `limitPages` the committing connection waits for a running background checkpoint, then
-///   checkpoints itself, as SQLite would. Most of the log has been copied and synced by then, so
-///   this is short, and it is what bounds the log: SQLite
-///   starts the log afresh only at a write that finds it fully copied, which a checkpoint that runs
-///   while commits keep coming rarely achieves.
+///   checkpoints itself, as SQLite would. Most of the log has been copied by then, so this is short,
+///   and it is what bounds the log: SQLite starts the log afresh only at a write that finds it fully
+///   copied, which a checkpoint that runs while commits keep coming rarely achieves.
+///
+/// A background checkpoint that does not catch up with the log does not fsync the database (SQLite
+/// syncs it when a checkpoint copies the whole log), and the log is never reused before such a
+/// complete checkpoint, so a kill or power cut at any point loses nothing committed.
 final class WALCheckpointer: Sendable {
   let path: String
   let backgroundPages: Int32
