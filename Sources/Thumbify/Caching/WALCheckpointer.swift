@@ -36,7 +36,7 @@ final class WALCheckpointer: Sendable {
   /// Background checkpoints run, failed, and the most log frames one left copied, for tests.
   private let counters = Mutex<(runs: Int, failures: Int, framesCopied: Int)>((0, 0, 0))
 
-  init(path: String, backgroundPages: Int32 = 2_048, limitPages: Int32 = 16_384) {
+  init(path: String, backgroundPages: Int32, limitPages: Int32) {
     self.path = path
     self.backgroundPages = max(1, backgroundPages)
     self.limitPages = max(self.backgroundPages, limitPages)
@@ -77,15 +77,11 @@ final class WALCheckpointer: Sendable {
     defer { requests.withLock { $0.isQueued = false } }
     if connection == nil {
       var db: OpaquePointer?
-      guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
-      else {
-        sqlite3_close(db)
-        counters.withLock { $0.failures += 1 }
-        return
-      }
       // A connection that has not read the database yet has not opened its log, and a checkpoint on
       // it does nothing (and reports success): read the schema once.
-      guard sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil) == SQLITE_OK else {
+      guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+        sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil) == SQLITE_OK
+      else {
         sqlite3_close(db)
         counters.withLock { $0.failures += 1 }
         return

@@ -17,15 +17,7 @@ extension ChromiumTests {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = ["python3", FrontendFixtures.browserDriver] + arguments
       process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-      let status: Int32 = await withCheckedContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do {
-          try process.run()
-        } catch {
-          process.terminationHandler = nil
-          continuation.resume(returning: -1)
-        }
-      }
+      let status = try await ChildProcess.run(process)
       let data = try Data(contentsOf: URL(fileURLWithPath: output))
       let result = try #require(
         try JSONSerialization.jsonObject(with: data) as? [String: Any], "driver printed no JSON")

@@ -31,7 +31,7 @@ struct DedicatedExecutorTrait: SuiteTrait, TestTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    guard testCase != nil else { return try await function() }  // the suite itself: nothing to run
+    guard testCase != nil else { return try await function() }  // the suite: each of its tests gets one
     let executor = SerialQueueExecutor(label: "thumbify.test.\(test.name)")
     try await Self.$current.withValue(executor) {
       try await withTaskExecutorPreference(executor) { try await function() }
