@@ -22,6 +22,15 @@ final class CurlEasyHandle {
     for list in lists { curl_slist_free_all(list) }
   }
 
+  /// Makes the handle as good as new for the next transfer: every option back to its default
+  /// (`curl_easy_reset`, which keeps the buffers curl allocated for it), header lists freed.
+  func reset() {
+    curl_easy_reset(raw)
+    for list in lists { curl_slist_free_all(list) }
+    lists = []
+    setupError = nil
+  }
+
   func set(_ option: CURLoption, _ value: Int) {
     record(option, thumbify_easy_setopt_long(raw, option, value))
   }

@@ -36,6 +36,26 @@ struct NginxFetchTests {
     #expect(sent["accept"]?.hasPrefix("text/html") == true)
   }
 
+  @Test func aRequestSendsOnlyItsOwnHeadersOnAReusedHandle() async throws {
+    // One transfer at a time, so each runs on the easy handle the one before it left.
+    let fetcher = try makeTestFetcher { $0.maxConcurrentTransfers = 1 }
+    let echo = try await FaultServer()
+    func sentHeaders(_ request: FetchRequest) async throws -> [String: String] {
+      let response = try await fetcher.fetch(request)
+      return try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String] ?? [:]
+    }
+    let conditional = try await sentHeaders(
+      FetchRequest(
+        url: echo.url("/echo-headers"), kind: .image, etag: "\"v1\"",
+        lastModified: "Tue, 01 Dec 2026 06:52:01 GMT"))
+    #expect(conditional["if-none-match"] == "\"v1\"")
+    #expect(conditional["accept"]?.hasPrefix("image/") == true)
+    let plain = try await sentHeaders(FetchRequest(url: echo.url("/echo-headers"), kind: .page))
+    #expect(plain["if-none-match"] == nil && plain["if-modified-since"] == nil, "\(plain)")
+    #expect(plain["accept"]?.hasPrefix("text/html") == true)
+    #expect(plain["user-agent"] == "thumbify/\(ThumbifyVersion.current)")
+  }
+
   @Test func userAgentCarriesTheContactURL() async throws {
     let nginx = try await LoopbackNginx()
     try nginx.write("a.html", "a")
