@@ -125,6 +125,21 @@ public enum FileSystem {
     guard !isDurable || fsync(descriptor) == 0 else { throw error("flush", path) }
   }
 
+  /// Whether `path` is known to hold nothing: it does not exist, or it is a directory with no entry
+  /// besides `.` and `..` (false when it cannot be read). Reads at most three entries.
+  public static func isMissingOrEmpty(_ path: String) -> Bool {
+    guard let directory = opendir(path) else { return errno == ENOENT }
+    defer { closedir(directory) }
+    errno = 0
+    while let entry = readdir(directory) {
+      let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
+        name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
+      }
+      if !isDot { return false }
+    }
+    return errno == 0
+  }
+
   /// Whether the regular file at `path` holds exactly `bytes` (false when it is missing or unreadable).
   ///
   /// A file of another size is not read.

@@ -54,4 +54,15 @@ struct FileSystemTests {
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["plain"])
   }
+
+  @Test func isMissingOrEmptyIsTrueOnlyForNothingThere() throws {
+    let directory = makeTemporaryDirectory("fs-empty")
+    defer { removeDirectory(directory) }
+    #expect(FileSystem.isMissingOrEmpty(directory + "/missing"))
+    try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: false)
+    #expect(FileSystem.isMissingOrEmpty(directory + "/empty"))
+    try FileSystem.writeAtomically([1], to: directory + "/empty/.tmp-left")
+    #expect(!FileSystem.isMissingOrEmpty(directory + "/empty"), "a dot file is an entry")
+    #expect(!FileSystem.isMissingOrEmpty(directory + "/empty/.tmp-left"), "a file is not an empty directory")
+  }
 }

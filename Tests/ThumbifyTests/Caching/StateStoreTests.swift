@@ -39,6 +39,29 @@ struct StateStoreTests {
     #expect(!(try state.isListed(CardKey(normalizedURL: "http://c.test/"))))
   }
 
+  @Test func aWalkOfDistinctURLsHandsOverEveryRecordAndRemembersNoKeys() throws {
+    let directory = makeTemporaryDirectory("state")
+    defer { removeDirectory(directory) }
+    let state = try StateStore(path: directory + "/state.sqlite")
+    let urls = ["http://a.test/", "http://b.test/", "http://c.test/"]
+    for url in urls {
+      try state.savePage(
+        url, record: CrawlRecord(url: url, normalizedURL: url, outcome: .ok), run: 1, isGood: true, etag: nil,
+        lastModified: nil, fetchedAt: 1)
+    }
+    // Given a walk that remembered its keys,
+    var first = urls.makeIterator()
+    try state.forEachRecord(of: 1, in: { first.next() }, { _ in })
+    #expect(try state.isListed(CardKey(normalizedURL: "http://a.test/")))
+    // a walk of distinct URLs (in another order) hands over each record and forgets the earlier keys.
+    var stored: [String] = []
+    var second = ["http://c.test/", "http://missing.test/", "http://a.test/"].makeIterator()
+    try state.forEachRecord(
+      of: 1, isDistinct: true, in: { second.next() }, { stored.append($0.normalizedURL) })
+    #expect(stored == ["http://c.test/", "http://a.test/"])
+    #expect(!(try state.isListed(CardKey(normalizedURL: "http://a.test/"))))
+  }
+
   @Test func aGoodRecordIsStoredOnceAndAFailureAfterItKeepsBoth() throws {
     // Given a state database and a page that succeeds in run 1,
     let directory = makeTemporaryDirectory("state")

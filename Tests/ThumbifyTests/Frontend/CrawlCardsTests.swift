@@ -44,6 +44,18 @@ struct CrawlCardsTests {
     #expect(try cardFiles() == [CardKey(normalizedURL: second[0].normalizedURL).fileName])
   }
 
+  @Test func aFirstCrawlRemovesCardsItFindsThatAreNotListed() async throws {
+    defer { removeDirectory(directory) }
+    // Given cards/ holding a card and a temporary file of another crawl, and no state database,
+    let foreign = CardKey(normalizedURL: "http://other.test/").fileName
+    try FileSystem.makeDirectories(directory + "/cards")
+    try FileSystem.writeAtomically(Array("{}".utf8), to: directory + "/cards/" + foreign)
+    try FileSystem.writeAtomically(Array("{".utf8), to: directory + "/cards/.tmp-left")
+    // the crawl's sweep still runs: only the listed URL's card is left.
+    let records = try await crawl("http://site.test/a\n")
+    #expect(try cardFiles() == [CardKey(normalizedURL: records[0].normalizedURL).fileName])
+  }
+
   @Test func aCardThatCannotBeWrittenFailsTheRunAndTheRerunFinishesIt() async throws {
     defer { removeDirectory(directory) }
     // Given a directory where the card of /b should be (its rename fails),
