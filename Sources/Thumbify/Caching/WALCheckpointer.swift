@@ -22,7 +22,10 @@ import Synchronization
 ///
 /// A background checkpoint that does not catch up with the log does not fsync the database (SQLite
 /// syncs it when a checkpoint copies the whole log), and the log is never reused before such a
-/// complete checkpoint, so a kill or power cut at any point loses nothing committed.
+/// complete checkpoint, so a kill or power cut at any point loses nothing committed. The
+/// checkpointer flushes what it copied itself, on its thread: otherwise the checkpoint at
+/// `limitPages` flushed ~64 MB in the committing thread, 0.10–0.14 s each time with the workers
+/// waiting (`strace -T`, ten times in a 100,000-URL crawl).
 final class WALCheckpointer: Sendable {
   let path: String
   let backgroundPages: Int32
@@ -33,8 +36,9 @@ final class WALCheckpointer: Sendable {
   private let requests = Mutex<(lastPages: Int32, isQueued: Bool, isClosed: Bool)>((0, false, false))
   /// The checkpointing connection, opened on first use. Confined to `queue`.
   private nonisolated(unsafe) var connection: OpaquePointer?
-  /// Background checkpoints run, failed, and the most log frames one left copied, for tests.
-  private let counters = Mutex<(runs: Int, failures: Int, framesCopied: Int)>((0, 0, 0))
+  /// Background checkpoints run, failed, the most log frames one left copied, and the flushes of
+  /// the database file that followed them, for tests.
+  private let counters = Mutex<(runs: Int, failures: Int, framesCopied: Int, flushes: Int)>((0, 0, 0, 0))
 
   init(path: String, backgroundPages: Int32, limitPages: Int32) {
     self.path = path
@@ -90,11 +94,23 @@ final class WALCheckpointer: Sendable {
     }
     var copied: Int32 = 0
     let status = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, &copied)
+    let isFlushed = status == SQLITE_OK && copied > 0 && flushDatabaseFile()
     counters.withLock {
       $0.runs += 1
       if status != SQLITE_OK { $0.failures += 1 }
       $0.framesCopied = max($0.framesCopied, Int(copied))
+      if isFlushed { $0.flushes += 1 }
     }
+  }
+
+  /// fsyncs the database file through SQLite's own file handle (`xSync`): a second descriptor of our
+  /// own, once closed, would drop the POSIX locks SQLite holds on the file.
+  private func flushDatabaseFile() -> Bool {
+    var file: UnsafeMutablePointer<sqlite3_file>?
+    guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+      let file, let sync = file.pointee.pMethods?.pointee.xSync
+    else { return false }
+    return sync(file, SQLITE_SYNC_NORMAL) == SQLITE_OK
   }
 
   /// Waits for a queued checkpoint and closes the checkpointing connection; call before closing the
@@ -107,9 +123,9 @@ final class WALCheckpointer: Sendable {
     }
   }
 
-  /// For tests: background checkpoints run so far, how many failed, and the most frames of the log
-  /// one of them left copied.
-  var backgroundCheckpoints: (runs: Int, failures: Int, framesCopied: Int) {
+  /// For tests: background checkpoints run so far, how many failed, the most frames of the log one
+  /// of them left copied, and how many flushed the database file.
+  var backgroundCheckpoints: (runs: Int, failures: Int, framesCopied: Int, flushes: Int) {
     queue.sync {}
     return counters.withLock { $0 }
   }

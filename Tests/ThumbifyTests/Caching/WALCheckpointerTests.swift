@@ -54,6 +54,7 @@ struct WALCheckpointerTests {
     #expect(counts.runs > 0)
     #expect(counts.failures == 0)
     #expect(counts.framesCopied > 0, "a background checkpoint copied frames")
+    #expect(counts.flushes > 0, "and flushed them to the database file on its own thread")
     // the rows reached the database file before it was closed,
     #expect(fileSize(path) > 4 << 20)
     // and the log never grew far past the limit (1.5 MB: it is started afresh once fully copied).
