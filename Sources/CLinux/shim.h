@@ -1,0 +1,14 @@
+#ifndef THUMBIFY_CLINUX_SHIM_H
+#define THUMBIFY_CLINUX_SHIM_H
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Linux calls that Swift's Glibc module does not declare (Glibc declares them only under
+// _GNU_SOURCE), made through syscall(2), which Swift cannot call because it is variadic.
+
+/// sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE): starts writing the range's dirty pages
+/// back without waiting for them, so that a later fsync has less to wait for. 64-bit ABIs only.
+static inline int thumbify_start_writeback(int fd, long long offset, long long count) {
+  return (int)syscall(SYS_sync_file_range, fd, offset, count, 2u /* SYNC_FILE_RANGE_WRITE */);
+}
+#endif
