@@ -221,11 +221,13 @@ public final class Crawler: Sendable {
 
   /// `scheme://host[:port]/favicon.ico` for a page URL.
   static func faviconURL(for pageURL: String) -> String? {
-    guard let normalized = try? URLNormalization.normalize(pageURL),
-      let schemeEnd = normalized.range(of: "://")
+    // Scanned as UTF-8: Foundation's `range(of:)` took most of this function's ~1 % of a crawl's CPU.
+    guard let normalized = try? URLNormalization.normalize(pageURL) else { return nil }
+    let bytes = normalized.utf8
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8)
     else { return nil }
-    let afterScheme = normalized[schemeEnd.upperBound...]
-    let hostEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
+    let afterScheme = bytes[bytes.index(colon, offsetBy: 3)...]
+    let hostEnd = afterScheme.firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
     return String(normalized[..<hostEnd]) + "/favicon.ico"
   }
 }
