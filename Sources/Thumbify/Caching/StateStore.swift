@@ -281,7 +281,7 @@ public final class StateStore: Sendable {
   ///
   /// - Parameters:
   ///   - isDistinct: the caller knows `next` yields no URL twice and will not ask `isListed(_:)`: the
-  ///     walk then remembers no keys (a hash and a B-tree insert per URL, ~20 % of the walk) and
+  ///     walk then remembers no keys (it saves a SHA-256 and a B-tree insert per URL) and
   ///     `isListed(_:)` answers false until the next walk.
   ///   - next: returns the next normalized URL of the input, or `nil` at its end.
   ///   - body: called with each URL's record as stored (the manifest's encoding, so the manifest writes
