@@ -35,6 +35,8 @@ public final class Crawler: Sendable {
   let images: ImageStage
   let clock: @Sendable () -> Double
   let cards: CardWriter?
+  private let imageVariants: ImageStage.Variants
+  private let iconVariants: ImageStage.Variants
   private let inFlight = Mutex<Set<String>>([])
   private let firstCardError = Mutex<StoreError?>(nil)
 
@@ -52,6 +54,8 @@ public final class Crawler: Sendable {
     self.state = state
     self.run = run
     self.clock = clock
+    imageVariants = ImageStage.Variants(configuration.imageVariants)
+    iconVariants = ImageStage.Variants(configuration.iconVariants)
     images = ImageStage(
       configuration: configuration, fetcher: fetcher, thumbnailer: thumbnailer, state: state, run: run,
       outputDirectory: outputDirectory, clock: clock)
@@ -145,11 +149,8 @@ public final class Crawler: Sendable {
     let metadata = extractor.extract(
       html: response.body, pageURL: response.finalURL, contentType: response.contentType)
     let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
-    async let image = images.thumbnails(
-      candidates: imageCandidates(metadata), variants: configuration.imageVariants)
-    async let icon = images.thumbnails(
-      candidates: iconCandidates(metadata, pageURL: response.finalURL), variants: configuration.iconVariants)
-    let (imageResult, iconResult) = await (image, icon)
+    let (imageResult, iconResult) = await thumbnails(
+      images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL))
     let record = CrawlRecord(
       url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
@@ -158,6 +159,27 @@ public final class Crawler: Sendable {
       normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
       lastModified: response.lastModified, fetchedAt: now, isNew: previous.isEmpty)
     return record
+  }
+
+  /// The card image's and the icon's thumbnails, made in parallel when both need work. Most pages
+  /// share images met before, whose results are in memory: those are taken without a child task.
+  private func thumbnails(images imageURLs: [String], icons iconURLs: [String]) async -> (
+    image: ImageStage.Outcome, icon: ImageStage.Outcome
+  ) {
+    let knownImage = images.knownThumbnails(candidates: imageURLs, variants: imageVariants)
+    let knownIcon = images.knownThumbnails(candidates: iconURLs, variants: iconVariants)
+    switch (knownImage, knownIcon) {
+    case (let image?, let icon?):
+      return (image, icon)
+    case (let image?, nil):
+      return (image, await images.thumbnails(candidates: iconURLs, variants: iconVariants))
+    case (nil, let icon?):
+      return (await images.thumbnails(candidates: imageURLs, variants: imageVariants), icon)
+    case (nil, nil):
+      async let image = images.thumbnails(candidates: imageURLs, variants: imageVariants)
+      let icon = await images.thumbnails(candidates: iconURLs, variants: iconVariants)
+      return (await image, icon)
+    }
   }
 
   /// Saves a record, then writes its card file when the crawler has `cards`; `isNew` when the state had
@@ -209,7 +231,7 @@ public final class Crawler: Sendable {
 
   /// The extractor's icons, best first, then `/favicon.ico` when the extractor did not list it.
   private func iconCandidates(_ metadata: PageMetadata, pageURL: String) -> [String] {
-    guard !configuration.iconVariants.isEmpty else { return [] }
+    guard !iconVariants.list.isEmpty else { return [] }
     var urls = (metadata.icons ?? []).map(\.url)
     if let icon = metadata.icon, !urls.contains(icon.url) { urls.insert(icon.url, at: 0) }
     if let favicon = Self.faviconURL(for: pageURL), !urls.contains(favicon) {

@@ -41,9 +41,24 @@ final class ImageStage: Sendable {
     cpu = CPUPool(width: configuration.cpuThreads)
   }
 
+  /// A list of variants with its cache key, made once per crawl (not once per page and candidate).
+  struct Variants: Sendable {
+    let list: [ThumbnailVariant]
+    /// `list.cacheKey`
+    let key: String
+    /// The record's `stage` for errors of these variants.
+    let stage: String
+
+    init(_ list: [ThumbnailVariant]) {
+      self.list = list
+      key = list.cacheKey
+      stage = list.first?.role.rawValue ?? "image"
+    }
+  }
+
   /// Tries `candidates` in order and returns the first that gives thumbnails.
-  func thumbnails(candidates: [String], variants: [ThumbnailVariant]) async -> Outcome {
-    guard !variants.isEmpty else { return Outcome() }
+  func thumbnails(candidates: [String], variants: Variants) async -> Outcome {
+    guard !variants.list.isEmpty else { return Outcome() }
     var lastError: RecordError?
     for candidate in candidates {
       switch await thumbnails(for: candidate, variants: variants) {
@@ -54,40 +69,66 @@ final class ImageStage: Sendable {
     return Outcome(error: lastError)
   }
 
+  /// What `thumbnails(candidates:variants:)` returns, when every candidate it would try has its result
+  /// in memory already (most pages: a site-wide og:image and favicon met before); nil when one needs work.
+  /// A page whose images are all known then needs no child task to wait for them.
+  func knownThumbnails(candidates: [String], variants: Variants) -> Outcome? {
+    guard !variants.list.isEmpty else { return Outcome() }
+    var lastError: RecordError?
+    for candidate in candidates {
+      let known: Result<ThumbnailSet, RecordError>
+      switch key(of: candidate, variants: variants) {
+      case .success(let key):
+        guard let result = results[key.cacheKey] else { return nil }
+        known = result
+      case .failure(let error): known = .failure(error)
+      }
+      switch known {
+      case .success(let set): return Outcome(set: set)
+      case .failure(let error): lastError = error
+      }
+    }
+    return Outcome(error: lastError)
+  }
+
   /// The thumbnails of one image URL, coalesced with any identical request in flight.
-  func thumbnails(for url: String, variants: [ThumbnailVariant]) async -> Result<
-    ThumbnailSet, RecordError
-  > {
-    let stage = variants.first?.role.rawValue ?? "image"
-    let normalized: String
-    do {
-      normalized = try URLNormalization.normalize(url)
-    } catch {
-      return .failure(RecordError(code: error.code, message: error.description, stage: stage))
+  func thumbnails(for url: String, variants: Variants) async -> Result<ThumbnailSet, RecordError> {
+    let key: (normalizedURL: String, cacheKey: String)
+    switch self.key(of: url, variants: variants) {
+    case .success(let found): key = found
+    case .failure(let error): return .failure(error)
     }
-    let key = variants.cacheKey + " " + normalized
-    if let cached = results[key] { return cached }
-    let result = await downloads.value(for: key) {
-      await self.load(normalized, variants: variants, stage: stage)
+    if let cached = results[key.cacheKey] { return cached }
+    let result = await downloads.value(for: key.cacheKey) {
+      await self.load(key.normalizedURL, variants: variants)
     }
-    results[key] = result
+    results[key.cacheKey] = result
     return result
   }
 
-  private func load(_ url: String, variants: [ThumbnailVariant], stage: String) async -> Result<
-    ThumbnailSet, RecordError
+  /// The normalized image URL and the key its result is cached and coalesced under.
+  private func key(of url: String, variants: Variants) -> Result<
+    (normalizedURL: String, cacheKey: String), RecordError
   > {
     do {
-      return .success(try await loadThrowing(url, variants: variants, stage: stage))
+      let normalized = try URLNormalization.normalize(url)
+      return .success((normalized, variants.key + " " + normalized))
+    } catch {
+      return .failure(RecordError(code: error.code, message: error.description, stage: variants.stage))
+    }
+  }
+
+  private func load(_ url: String, variants: Variants) async -> Result<ThumbnailSet, RecordError> {
+    do {
+      return .success(try await loadThrowing(url, variants: variants))
     } catch {
       return .failure(error)
     }
   }
 
-  private func loadThrowing(_ url: String, variants: [ThumbnailVariant], stage: String)
-    async throws(RecordError) -> ThumbnailSet
-  {
-    let variantsKey = variants.cacheKey
+  private func loadThrowing(_ url: String, variants: Variants) async throws(RecordError) -> ThumbnailSet {
+    let stage = variants.stage
+    let variantsKey = variants.key
     let previous = try wrap(try state.image(url), stage: stage)
     let known = try previous.sourceSHA256.flatMap { sha throws(RecordError) in
       try wrap(try state.thumbnails(sourceSHA256: sha, variants: variantsKey), stage: stage)
@@ -122,7 +163,7 @@ final class ImageStage: Sendable {
     }
     let sha = SHA256Digest.hex(of: response.body)
     let result = await renders.value(for: variantsKey + " " + sha) {
-      await self.render(response.body, sha: sha, source: url, variants: variants, stage: stage)
+      await self.render(response.body, sha: sha, source: url, variants: variants)
     }
     var saved = StateStore.ImageState(
       etag: response.etag, lastModified: response.lastModified, sourceSHA256: sha, run: run, fetchedAt: now)
@@ -132,10 +173,11 @@ final class ImageStage: Sendable {
   }
 
   /// Makes (or finds) the thumbnails of one source's bytes; blobs are on disk before the state names them.
-  private func render(
-    _ bytes: [UInt8], sha: String, source: String, variants: [ThumbnailVariant], stage: String
-  ) async -> Result<ThumbnailSet, RecordError> {
-    let variantsKey = variants.cacheKey
+  private func render(_ bytes: [UInt8], sha: String, source: String, variants: Variants) async -> Result<
+    ThumbnailSet, RecordError
+  > {
+    let stage = variants.stage
+    let variantsKey = variants.key
     do throws(RecordError) {
       if let known = try wrap(try state.thumbnails(sourceSHA256: sha, variants: variantsKey), stage: stage),
         blobsExist(known)
@@ -146,7 +188,7 @@ final class ImageStage: Sendable {
       let set: ThumbnailSet
       do {
         set = try await cpu.run { () throws(ThumbnailError) -> ThumbnailSet in
-          try thumbnailer.thumbnails(of: bytes, source: source, variants: variants)
+          try thumbnailer.thumbnails(of: bytes, source: source, variants: variants.list)
         }
       } catch let error as ThumbnailError {
         throw RecordError(code: error.code, message: error.description, stage: stage)
