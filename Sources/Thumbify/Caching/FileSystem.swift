@@ -35,7 +35,7 @@ public enum FileSystem {
   public static func writeAtomically(_ bytes: [UInt8], to path: String, isDurable: Bool = true)
     throws(StoreError)
   {
-    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    let directory = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "."
     if try writeLinked(bytes, to: path, in: directory, isDurable: isDurable) { return }
     var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

@@ -27,4 +27,19 @@ struct FetchTargetTests {
   func rejectsWhatCannotBeFetched(url: String, expected: FetchError) {
     #expect(throws: expected) { try FetchTarget(url) }
   }
+
+  @Test(arguments: [
+    ("HTTP://example.org/", "http"),
+    ("Svn+SSH://host/repo", "svn+ssh"),
+    ("a1.b-c:rest", "a1.b-c"),
+    ("mailto:a@b.c", "mailto"),
+  ])
+  func schemesAreReadLowercased(url: String, scheme: String) {
+    #expect(FetchTarget.scheme(of: url) == scheme)
+  }
+
+  @Test(arguments: ["", "example.org/no-colon", "1http://x/", ":x", "ht tp://x/", "h\u{E9}:x", "ht_p://x/"])
+  func textBeforeAColonThatIsNoSchemeIsNone(url: String) {
+    #expect(FetchTarget.scheme(of: url) == nil)
+  }
 }
