@@ -122,10 +122,11 @@ struct FaultFetchTests {
   }
 
   @Test func refusedConnectionIsAConnectError() async throws {
-    let port = try LoopbackNginx.freePort()
+    let refusing = try RefusingPort()
+    defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
     let fetcher = try makeTestFetcher()
     let error = await fetchError {
-      try await fetcher.fetch(FetchRequest(url: "http://127.0.0.1:\(port)/", kind: .page))
+      try await fetcher.fetch(FetchRequest(url: "http://127.0.0.1:\(refusing.port)/", kind: .page))
     }
     guard case .connect(let message) = error else {
       Issue.record("expected connect, got \(String(describing: error))")

@@ -47,11 +47,12 @@ struct RobotsFetchTests {
   }
 
   @Test func unreachableRobotsDisallows() async throws {
-    let port = try LoopbackNginx.freePort()
+    let refusing = try RefusingPort()
+    defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
     var configuration = FetcherConfiguration()
     configuration.allowsPrivateNetwork = true
     let fetcher = try CurlFetcher(configuration: configuration)
-    let url = "http://127.0.0.1:\(port)/page"
+    let url = "http://127.0.0.1:\(refusing.port)/page"
     let error = await fetchError { try await fetcher.fetch(FetchRequest(url: url, kind: .page)) }
     #expect(error?.code == "connect", "disallowed, and the error says why: \(String(describing: error))")
     #expect(fetcher.robots.export().isEmpty, "an unreachable verdict is not persisted")

@@ -136,9 +136,15 @@ final class LoopbackNginx: @unchecked Sendable {
 
   /// A port the kernel just handed out on 127.0.0.1 (bound to port 0, then released).
   static func freePort() throws -> Int {
+    let (fd, port) = try boundLoopbackSocket()
+    close(fd)
+    return port
+  }
+
+  /// A TCP socket bound to a port the kernel hands out on 127.0.0.1, and that port.
+  static func boundLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw ServerError("socket failed") }
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
@@ -148,8 +154,11 @@ final class LoopbackNginx: @unchecked Sendable {
         bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
       }
     }
-    guard bound else { throw ServerError("bind failed") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+      close(fd)
+      throw ServerError("bind failed")
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
   }
 
   static func canConnect(port: Int) -> Bool {
@@ -178,4 +187,17 @@ final class LoopbackNginx: @unchecked Sendable {
     return fd
   }
 
+}
+
+/// A loopback port that refuses connections for as long as this value lives: it is bound and never
+/// listened on, so no other test's server can take it (a port found free and released can be).
+final class RefusingPort {
+  let port: Int
+  private let descriptor: Int32
+
+  init() throws {
+    (descriptor, port) = try LoopbackNginx.boundLoopbackSocket()
+  }
+
+  deinit { close(descriptor) }
 }
