@@ -30,7 +30,7 @@ struct IconRanking {
     }
     var icons = ordered.map { $0.element.icon }
     if let page {
-      let favicon = page.origin + "/favicon.ico"
+      let favicon = page.faviconURL
       if !icons.contains(where: { $0.url == favicon }) { icons.append(IconCandidate(url: favicon)) }
     }
     return icons

@@ -38,6 +38,10 @@ public struct WebURL: Sendable, Equatable, CustomStringConvertible {
     scheme + "://" + host + (port.map { ":\($0)" } ?? "")
   }
 
+  /// `/favicon.ico` at the origin: where browsers look for a site's icon, the last icon candidate of
+  /// every page (the extractor's `IconRanking` and the crawl's candidates both use this one).
+  var faviconURL: String { origin + "/favicon.ico" }
+
   /// Parses `string`, resolving it against `base` when it is relative.
   ///
   /// - Returns: `nil` for non-http(s) schemes (`data:`, `javascript:`, `mailto:` …), relative

@@ -229,29 +229,24 @@ public final class Crawler: Sendable {
     return Array(urls.prefix(configuration.maxImageCandidates))
   }
 
-  /// The extractor's icons, best first, then `/favicon.ico` when the extractor did not list it.
+  /// The extractor's icons, best first, with `/favicon.ico` among those tried: where the extractor
+  /// ranked it when that is within `maxIconCandidates`, else as the last one (a page listing many icons
+  /// that all fail still gets the site's favicon).
   private func iconCandidates(_ metadata: PageMetadata, pageURL: String) -> [String] {
     guard !iconVariants.list.isEmpty else { return [] }
+    let limit = configuration.maxIconCandidates
     var urls = (metadata.icons ?? []).map(\.url)
     if let icon = metadata.icon, !urls.contains(icon.url) { urls.insert(icon.url, at: 0) }
-    if let favicon = Self.faviconURL(for: pageURL), !urls.contains(favicon) {
-      urls = Array(urls.prefix(configuration.maxIconCandidates - 1))
+    if let favicon = Self.faviconURL(for: pageURL), !urls.prefix(limit).contains(favicon) {
+      urls.removeAll { $0 == favicon }
+      urls = Array(urls.prefix(limit - 1))
       urls.append(favicon)
     }
-    return Array(urls.prefix(configuration.maxIconCandidates))
+    return Array(urls.prefix(limit))
   }
 
-  /// `scheme://host[:port]/favicon.ico` for a page URL.
-  static func faviconURL(for pageURL: String) -> String? {
-    // Scanned as UTF-8: Foundation's `range(of:)` took most of this function's ~1 % of a crawl's CPU.
-    guard let normalized = try? URLNormalization.normalize(pageURL) else { return nil }
-    let bytes = normalized.utf8
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8)
-    else { return nil }
-    let afterScheme = bytes[bytes.index(colon, offsetBy: 3)...]
-    let hostEnd = afterScheme.firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-    return String(normalized[..<hostEnd]) + "/favicon.ico"
-  }
+  /// `scheme://host[:port]/favicon.ico` for a page URL (`WebURL.faviconURL`, the extractor's own).
+  static func faviconURL(for pageURL: String) -> String? { WebURL(pageURL)?.faviconURL }
 }
 
 /// The URL list behind a Mutex, read by one worker at a time.

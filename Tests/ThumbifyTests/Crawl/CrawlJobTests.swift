@@ -179,6 +179,21 @@ struct CrawlJobTests {
     #expect(summary.imageFailures == 2)
   }
 
+  @Test func theFaviconIsTriedWhenAPageListsMoreIconsThanAreTried() async throws {
+    defer { removeDirectory(directory) }
+    // Given pages whose icons all fail, more of them than the crawl tries (4 by default), one page
+    // listing /favicon.ico itself after them
+    let icons = (1...5).map { "icon: http://site.test/gone\($0).png" }.joined(separator: "\n")
+    fetcher.serve("http://site.test/many", icons)
+    fetcher.serve("http://site.test/listed", icons + "\nicon: http://site.test/favicon.ico")
+    let (_, records, _) = try await crawl("http://site.test/many\nhttp://site.test/listed\n")
+    // Then each falls back to the favicon as its last candidate
+    #expect(
+      records.map { $0.icon?.source } == ["http://site.test/favicon.ico", "http://site.test/favicon.ico"])
+    #expect(records.allSatisfy { $0.iconError == nil })
+    #expect(fetcher.requests(for: "http://site.test/gone4.png").isEmpty)
+  }
+
   @Test func anInterruptedRunIsResumedWithoutRedoingFinishedURLs() async throws {
     defer { removeDirectory(directory) }
     // Given a run that finished two URLs and then died before writing its manifest

@@ -9,7 +9,8 @@ struct FaviconURLTests {
     ("HTTPS://Site.TEST:443/", "https://site.test/favicon.ico"),
     ("http://127.0.0.2:18080/p/0.html", "http://127.0.0.2:18080/favicon.ico"),
     ("http://[::1]:8080", "http://[::1]:8080/favicon.ico"),
-    ("http://user:pw@site.test/x", "http://user:pw@site.test/favicon.ico"),
+    // The origin's, as the extractor's own fallback (IconRanking): no credentials in an icon URL.
+    ("http://user:pw@site.test/x", "http://site.test/favicon.ico"),
   ])
   func isAtTheRootOfThePagesOrigin(page: String, favicon: String) {
     #expect(Crawler.faviconURL(for: page) == favicon)
