@@ -5,7 +5,7 @@ import Foundation
 ///
 ///     swift build -c release --product thumbify
 ///     swift run -c release thumbify-benchmarks crawl [--urls 10000] [--scale 100000 ...] [--samples 3]
-///         [--peer-samples 1] [--per-host 16] [--concurrency 64]
+///         [--peer-samples 1] [--per-host 16] [--concurrency 64] [--peer-without-cards]
 ///
 /// `Benchmarks/make-web.py` writes the web (nine loopback hosts 127.0.0.2–10, real photos, a shared
 /// og:image per site, a slow, a failing and a redirecting site). Each sample is a cold crawl into a
@@ -15,6 +15,10 @@ import Foundation
 /// `--scale N` (repeatable: `--scale 100000 --scale 300000`) adds one crawl of N URLs by each tool per
 /// scale: peak RSS must not grow with the list, and the fixed costs (the distinct photos, the slow
 /// site's tail) weigh less than at 10,000 URLs.
+///
+/// The peer writes a card file per URL as thumbify does (`cards/<key>.json`, the same job);
+/// `--peer-without-cards` adds, next to each of its crawls, one with `--no-cards` (manifest and blobs
+/// only, as the peer did before 1 Dec 2026), so the cost of that part shows in the same run.
 enum CrawlBenchmark {
   static func run(_ arguments: [String]) async throws {
     let urls = Int(ImagingBenchmark.option("--urls", in: arguments) ?? "") ?? 10_000
@@ -23,6 +27,7 @@ enum CrawlBenchmark {
     let peerSamples = Int(ImagingBenchmark.option("--peer-samples", in: arguments) ?? "") ?? 1
     let perHost = ImagingBenchmark.option("--per-host", in: arguments) ?? "16"
     let concurrency = ImagingBenchmark.option("--concurrency", in: arguments) ?? "64"
+    let withoutCards = arguments.contains("--peer-without-cards")
     let port = 18_080
     let web = NSTemporaryDirectory() + "thumbify-bench-web"
     let thumbify =
@@ -72,7 +77,7 @@ enum CrawlBenchmark {
         [
           "Benchmarks/peers/crawl_peer.py", list, "--out", out, "--per-host", perHost, "--concurrency",
           concurrency,
-        ])
+        ] + (tool == "peer-no-cards" ? ["--no-cards"] : []))
     }
 
     print("warm-up: 1,000 URLs with each tool")
@@ -81,9 +86,11 @@ enum CrawlBenchmark {
     // Samples alternate between the tools so that load from other work on the machine hits both alike.
     var ours: [ChildProcess.Outcome] = []
     var theirs: [ChildProcess.Outcome] = []
+    var theirsWithoutCards: [ChildProcess.Outcome] = []
     for index in 0..<max(samples, peerSamples) {
       if index < samples { ours.append(try crawl(urls, "thumbify")) }
       if index < peerSamples { theirs.append(try crawl(urls, "peer")) }
+      if index < peerSamples && withoutCards { theirsWithoutCards.append(try crawl(urls, "peer-no-cards")) }
     }
     print(
       "samples (s): thumbify " + ours.map { String(format: "%.2f", $0.seconds) }.joined(separator: " ")
@@ -102,6 +109,15 @@ enum CrawlBenchmark {
           "python peer     %6d URLs: median %.2f s over %d samples = %.1f URLs/s, peak RSS %.1f MB (main process)",
         urls, theirsMedian, peerSamples, theirsRate, Double(theirs.map(\.peakRSSKiB).max() ?? 0) / 1024))
     print(String(format: "ratio: thumbify is %.2fx the peer's URLs/s", oursRate / theirsRate))
+    if !theirsWithoutCards.isEmpty {
+      let seconds = median(theirsWithoutCards.map(\.seconds))
+      print(
+        String(
+          format:
+            "python peer without cards %6d URLs: median %.2f s (%@), CPU %.2f s; thumbify is %.2fx its URLs/s",
+          urls, seconds, theirsWithoutCards.map { String(format: "%.2f", $0.seconds) }.joined(separator: " "),
+          median(theirsWithoutCards.map(\.cpuSeconds)), seconds / oursMedian))
+    }
     // CPU time is far less sensitive than wall time to other work on the machine and to the slow
     // site's tail (both tools wait ~10 s for its largest photo at 32 KB/s whatever their speed).
     let oursCPU = median(ours.map(\.cpuSeconds))
@@ -113,7 +129,8 @@ enum CrawlBenchmark {
     for scale in scales {
       let big = try crawl(scale, "thumbify")
       let peerBig = try crawl(scale, "peer")
-      for (name, outcome) in [("thumbify crawl ", big), ("python peer    ", peerBig)] {
+      let peerWithoutCards = withoutCards ? [("peer, no cards ", try crawl(scale, "peer-no-cards"))] : []
+      for (name, outcome) in [("thumbify crawl ", big), ("python peer    ", peerBig)] + peerWithoutCards {
         print(
           String(
             format: "%@ %6d URLs: %.2f s = %.1f URLs/s, peak RSS %.1f MB, CPU %.2f s", name, scale,
@@ -124,6 +141,12 @@ enum CrawlBenchmark {
         String(
           format: "ratio at %d URLs: thumbify is %.2fx the peer's URLs/s; load %@", scale,
           peerBig.seconds / big.seconds, loadAverage()))
+      for (_, outcome) in peerWithoutCards {
+        print(
+          String(
+            format: "ratio at %d URLs against the peer without cards: %.2fx", scale,
+            outcome.seconds / big.seconds))
+      }
     }
   }
 

@@ -5,9 +5,12 @@ would write it with the usual tools.
 asyncio + aiohttp (one session, 64 connections, a per-host limit), html.parser for OpenGraph/icons,
 Pillow (draft mode for JPEG shrink-on-load, LANCZOS, WebP q80) in a ProcessPoolExecutor with one
 worker per core, content-addressed blobs (SHA-256), one download per image URL (coalesced through a
-dict of futures), one thumbnail set per source hash, and manifest.jsonl in input order.
+dict of futures), one thumbnail set per source hash, one card file per URL as thumbify writes them
+(`cards/<sha256 of the URL>.json`, written to a temporary name and renamed into place), and
+manifest.jsonl in input order.
 
   /usr/bin/python3 Benchmarks/peers/crawl_peer.py urls.txt --out DIR [--concurrency 64] [--per-host 2]
+      [--no-cards]
 
 Prints one line: `peer: N urls in S s (R urls/s), peak RSS M MB` (RSS of this process; the pool's
 workers are reported separately as the largest child).
@@ -85,6 +88,15 @@ def make_thumbnails(data, variants, out):
     return {"width": width, "height": height, "variants": results}
 
 
+def write_card(cards, record):
+    """A frontend draws one URL's card from its own small file (thumbify's `cards/<key>.json`); a
+    temporary name and os.replace, so a reader never sees a torn card."""
+    path = os.path.join(cards, hashlib.sha256(record["url"].encode()).hexdigest() + ".json")
+    with open(path + ".tmp", "w") as f:
+        f.write(json.dumps(record, sort_keys=True) + "\n")
+    os.replace(path + ".tmp", path)
+
+
 class Crawler:
     def __init__(self, session, pool, out):
         self.session, self.pool, self.out = session, pool, out
@@ -159,9 +171,11 @@ async def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--per-host", type=int, default=2)
+    parser.add_argument("--no-cards", action="store_true", help="write no card files (manifest and blobs only)")
     args = parser.parse_args()
     urls = [line.strip() for line in open(args.urls) if line.strip() and not line.startswith("#")]
-    os.makedirs(args.out, exist_ok=True)
+    cards = None if args.no_cards else os.path.join(args.out, "cards")
+    os.makedirs(cards or args.out, exist_ok=True)
     started = time.monotonic()
     connector = aiohttp.TCPConnector(limit=args.concurrency, limit_per_host=args.per_host)
     timeout = aiohttp.ClientTimeout(total=30)
@@ -179,6 +193,8 @@ async def main():
                         return
                     index, url = item
                     results[index] = await crawler.page(url)
+                    if cards:
+                        write_card(cards, results[index])
 
             workers = [asyncio.create_task(worker()) for _ in range(args.concurrency)]
             for item in enumerate(urls):
