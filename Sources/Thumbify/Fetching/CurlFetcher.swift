@@ -36,6 +36,8 @@ public final class CurlFetcher: Fetching {
 
   /// The multi loop thread's kernel thread ID, for leak checks in tests.
   var loopThreadID: Int32 { loop.threadID.load(ordering: .relaxed) }
+  /// How many curl easy handles the fetcher has made (finished transfers' handles are reused).
+  var easyHandlesMade: Int { loop.handlesMade.load(ordering: .relaxed) }
 
   /// Cancels every transfer and stops the loop thread; later fetches throw `.cancelled`.
   public func shutdown() {

@@ -43,6 +43,8 @@ final class CurlMultiLoop: @unchecked Sendable {
   private let thread = Mutex<pthread_t?>(nil)
   /// The loop thread's kernel thread ID (its `/proc/self/task` entry), 0 until it runs.
   let threadID = Atomic<Int32>(0)
+  /// Easy handles made so far (`curl_easy_init`); with reuse, at most one per transfer running at once.
+  let handlesMade = Atomic<Int>(0)
 
   /// Creates the multi handle and starts its thread.
   init(configuration: FetcherConfiguration) throws(FetchError) {
@@ -186,7 +188,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 
   private func startReadyTransfers() {
     for (transfer, host) in queue.popReady(now: .now) {
-      guard let easy = spareHandles.popLast() ?? CurlEasyHandle() else {
+      guard let easy = spareHandles.popLast() ?? makeHandle() else {
         queue.finish(host: host)
         transfer.ticket.finish(.failure(.other("curl_easy_init failed: out of memory.")))
         continue
@@ -222,6 +224,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     transfer.easy = nil
     queue.finish(host: transfer.host)
     transfer.ticket.finish(result)
+  }
+
+  private func makeHandle() -> CurlEasyHandle? {
+    handlesMade.add(1, ordering: .relaxed)
+    return CurlEasyHandle()
   }
 
   /// Keeps the handle of a transfer removed from the multi handle for the next transfer.

@@ -54,6 +54,7 @@ struct NginxFetchTests {
     #expect(plain["if-none-match"] == nil && plain["if-modified-since"] == nil, "\(plain)")
     #expect(plain["accept"]?.hasPrefix("text/html") == true)
     #expect(plain["user-agent"] == "thumbify/\(ThumbifyVersion.current)")
+    #expect(fetcher.easyHandlesMade == 1, "every transfer ran on the first one's handle")
   }
 
   @Test func userAgentCarriesTheContactURL() async throws {
