@@ -39,7 +39,7 @@ public struct WebURL: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// `/favicon.ico` at the origin: where browsers look for a site's icon, the last icon candidate of
-  /// every page (the extractor's `IconRanking` and the crawl's candidates both use this one).
+  /// every page (`IconRanking`; the crawl's `Crawler.faviconURL(for:)` gives the same string).
   var faviconURL: String { origin + "/favicon.ico" }
 
   /// Parses `string`, resolving it against `base` when it is relative.

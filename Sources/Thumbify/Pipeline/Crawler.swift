@@ -245,8 +245,25 @@ public final class Crawler: Sendable {
     return Array(urls.prefix(limit))
   }
 
-  /// `scheme://host[:port]/favicon.ico` for a page URL (`WebURL.faviconURL`, the extractor's own).
-  static func faviconURL(for pageURL: String) -> String? { WebURL(pageURL)?.faviconURL }
+  /// `scheme://host[:port]/favicon.ico` for a page URL: the extractor's `WebURL.faviconURL`, read
+  /// from the normalized URL's bytes (which share WebURL's host and port rules, `WebURLHost`). Parsing
+  /// each page URL again with WebURL was 0.8 % of a crawl's CPU; most are normal already.
+  static func faviconURL(for pageURL: String) -> String? {
+    guard let normalized = try? URLNormalization.normalize(pageURL) else { return nil }
+    let bytes = normalized.utf8
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8)
+    else { return nil }
+    let authorityStart = bytes.index(colon, offsetBy: 3)
+    let authorityEnd =
+      bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+      ?? bytes.endIndex
+    // The origin has no user info.
+    let hostStart =
+      bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")).map { bytes.index(after: $0) }
+      ?? authorityStart
+    return String(normalized[..<authorityStart]) + String(normalized[hostStart..<authorityEnd])
+      + "/favicon.ico"
+  }
 }
 
 /// The URL list behind a Mutex, read by one worker at a time.

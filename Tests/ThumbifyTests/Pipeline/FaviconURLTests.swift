@@ -14,6 +14,7 @@ struct FaviconURLTests {
   ])
   func isAtTheRootOfThePagesOrigin(page: String, favicon: String) {
     #expect(Crawler.faviconURL(for: page) == favicon)
+    #expect(WebURL(page)?.faviconURL == favicon, "the extractor's fallback is the same URL")
   }
 
   @Test func aURLThatIsNotHTTPHasNone() {
