@@ -87,6 +87,21 @@ enum ImagingBenchmark {
           "           per CPU-second: thumbify \(format(median(cpuRates.thumbify)))   vipsthumbnail "
             + "\(format(median(cpuRates.vips)))\(pillowCPU)   thumbify/vips \(format(median(cpuRatios)))x"
             + " (min \(format(cpuRatios.min() ?? 0)), max \(format(cpuRatios.max() ?? 0)))")
+        if threads == 1 {
+          let split = try ImagingPhases.measure(
+            files, configuration, out: thumbifyOut, passes: samples,
+            limits: DecodeOptions(
+              maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
+            usesPlanarPath: usesPlanarPath)
+          let vipsSeconds = 1 / median(cpuRates.vips)
+          print(
+            "           thumbify's CPU per image: decoder calls \(milliseconds(split.decode)) + encoder calls "
+              + "\(milliseconds(split.encode)) + the rest \(milliseconds(split.total - split.floor)) = "
+              + "\(milliseconds(split.total)); vipsthumbnail \(milliseconds(vipsSeconds))")
+          print(
+            "           ceiling with the rest free: vipsthumbnail / (decoder + encoder calls) = "
+              + "\(format(vipsSeconds / split.floor))x per CPU-second")
+        }
       }
     }
     if !isTimed {
@@ -271,4 +286,6 @@ enum ImagingBenchmark {
   }
 
   static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+  static func milliseconds(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
 }
