@@ -24,7 +24,7 @@ final class ImageStage: Sendable {
   private let clock: @Sendable () -> Double
   private let downloads = KeyedTaskPool<Result<ThumbnailSet, RecordError>>()
   private let renders = KeyedTaskPool<Result<ThumbnailSet, RecordError>>()
-  private let results = LRUCache<Result<ThumbnailSet, RecordError>>(capacity: 4096)
+  private let results = LRUCache<String, Result<ThumbnailSet, RecordError>>(capacity: 4096)
   private let cpu: CPUPool
 
   init(

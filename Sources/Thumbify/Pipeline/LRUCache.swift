@@ -1,12 +1,12 @@
 import Synchronization
 
-/// A small thread-safe least-recently-used cache keyed by strings.
+/// A small thread-safe least-recently-used cache.
 ///
 /// When it grows past `capacity` the least recently used half is evicted in one sweep, so the
 /// bookkeeping cost is amortized O(1) per access and memory stays bounded.
-final class LRUCache<Value: Sendable>: Sendable {
+final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private struct State {
-    var entries: [String: (value: Value, tick: UInt64)] = [:]
+    var entries: [Key: (value: Value, tick: UInt64)] = [:]
     var tick: UInt64 = 0
   }
 
@@ -17,7 +17,7 @@ final class LRUCache<Value: Sendable>: Sendable {
     self.capacity = max(2, capacity)
   }
 
-  subscript(key: String) -> Value? {
+  subscript(key: Key) -> Value? {
     get {
       state.withLock { state -> Value? in
         guard let entry = state.entries[key] else { return nil }

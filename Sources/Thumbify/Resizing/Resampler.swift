@@ -84,7 +84,7 @@ public struct Resampler: Sendable {
     let isIdentityY =
       output.height == source.height && region.y == 0 && region.height == Double(source.height)
     if isIdentityX && isIdentityY { return source }
-    let vertical = ResampleCoefficients(
+    let vertical = ResampleCoefficients.cached(
       sourceLength: source.height, offset: region.y, span: region.height, outputLength: output.height,
       filter: filter)
     let firstRow = vertical.starts.first ?? 0
@@ -93,7 +93,7 @@ public struct Resampler: Sendable {
     if isIdentityX {
       horizontalPass = source
     } else {
-      let horizontal = ResampleCoefficients(
+      let horizontal = ResampleCoefficients.cached(
         sourceLength: source.width, offset: region.x, span: region.width, outputLength: output.width,
         filter: filter)
       horizontalPass = source.horizontalPass(rows: firstRow..<lastRow, coefficients: horizontal)
