@@ -1,6 +1,6 @@
-/// The inner loops of `Resampler`: integer multiply-adds over contiguous
-/// memory, written so the optimizer vectorizes them (4 channels per SIMD
-/// lane group horizontally, whole rows vertically).
+/// The inner loops of `Resampler`: integer multiply-adds written so the
+/// optimizer vectorizes them (two taps of 4 channels per `pmaddwd`
+/// horizontally, two taps of 8 samples vertically).
 enum ConvolutionKernels {
   static let rounding = Int32(1) << (ResampleCoefficients.precisionBits - 1)
 
@@ -12,9 +12,11 @@ enum ConvolutionKernels {
     let outputWidth = coefficients.starts.count
     let outputStride = outputWidth * channels
     let sourceStride = source.bytesPerRow
+    let pairs = tapPairs(coefficients)
     var pixels = [UInt8](repeating: 0, count: outputStride * rows.count)
-    // The RGB kernel loads 4 bytes per pixel; the last source row gets a padded copy.
-    var paddedLastRow = [UInt8](repeating: 0, count: sourceStride + 1)
+    // A window reads 4 bytes per pixel and, for an odd tap count, one pixel past
+    // its end (weight zero): the last source row gets a padded copy.
+    var paddedLastRow = [UInt8](repeating: 0, count: sourceStride + 2 * channels)
     source.pixels.withUnsafeBufferPointer { sourceBuffer in
       guard let sourceBase = sourceBuffer.baseAddress else { return }
       if rows.upperBound == source.height, rows.count > 0 {
@@ -23,18 +25,15 @@ enum ConvolutionKernels {
         }
       }
       paddedLastRow.withUnsafeBufferPointer { padded in
-        coefficients.weights.withUnsafeBufferPointer { weights in
+        pairs.withUnsafeBufferPointer { pairs in
           coefficients.starts.withUnsafeBufferPointer { starts in
             pixels.withUnsafeMutableBufferPointer { output in
               for (index, row) in rows.enumerated() {
                 let sourceRow =
                   row == source.height - 1 ? padded.baseAddress! : sourceBase + row * sourceStride
-                let outputRow = output.baseAddress! + index * outputStride
-                if channels == 4 {
-                  horizontalRow4(sourceRow, outputRow, starts, weights, taps: coefficients.taps)
-                } else {
-                  horizontalRow3(sourceRow, outputRow, starts, weights, taps: coefficients.taps)
-                }
+                horizontalRow(
+                  sourceRow, output.baseAddress! + index * outputStride, starts, pairs,
+                  pairsPerSample: pairs.count / max(1, outputWidth), channels: channels)
               }
             }
           }
@@ -44,54 +43,51 @@ enum ConvolutionKernels {
     return PixelBuffer(width: outputWidth, height: rows.count, channels: channels, pixels: pixels)
   }
 
-  @inline(__always)
-  private static func accumulate(
-    _ sourceRow: UnsafePointer<UInt8>, _ start: Int, _ weights: UnsafePointer<Int16>, taps: Int,
-    stride: Int
-  ) -> SIMD4<UInt8> {
-    var sum = SIMD4<Int32>(repeating: rounding)
-    var pointer = UnsafeRawPointer(sourceRow + start * stride)
-    var k = 0
-    // Two taps per step: LLVM folds both 16-bit products into one `pmaddwd`.
-    while k + 1 < taps {
-      let first = SIMD4<Int32>(truncatingIfNeeded: pointer.loadUnaligned(as: SIMD4<UInt8>.self))
-      let second = SIMD4<Int32>(truncatingIfNeeded: (pointer + stride).loadUnaligned(as: SIMD4<UInt8>.self))
-      sum &+=
-        first &* SIMD4<Int32>(repeating: Int32(weights[k])) &+ second
-        &* SIMD4<Int32>(repeating: Int32(weights[k + 1]))
-      pointer += 2 * stride
-      k += 2
+  /// Each output sample's weights as consecutive pairs, the tap count padded to even with a zero weight.
+  static func tapPairs(_ coefficients: ResampleCoefficients) -> [SIMD2<Int16>] {
+    let taps = coefficients.taps
+    let perSample = (taps + 1) / 2
+    var pairs = [SIMD2<Int16>](repeating: .zero, count: coefficients.starts.count * perSample)
+    for x in 0..<coefficients.starts.count {
+      for k in 0..<taps { pairs[x * perSample + k / 2][k % 2] = coefficients.weights[x * taps + k] }
     }
-    if k < taps {
-      let pixel = SIMD4<Int32>(truncatingIfNeeded: pointer.loadUnaligned(as: SIMD4<UInt8>.self))
-      sum &+= pixel &* SIMD4<Int32>(repeating: Int32(weights[k]))
-    }
-    sum &>>= SIMD4<Int32>(repeating: ResampleCoefficients.precisionBits)
-    let clamped = sum.clamped(lowerBound: .zero, upperBound: SIMD4<Int32>(repeating: 255))
-    return SIMD4<UInt8>(truncatingIfNeeded: clamped)
+    return pairs
   }
 
-  private static func horizontalRow4(
+  /// One row of RGB or RGBA pixels, two taps per step.
+  ///
+  /// The two pixels' channels are interleaved into 16-bit lanes (r₀ r₁ g₀ g₁ …) and
+  /// multiplied by (w₀ w₁ w₀ w₁ …) in one ``multiplyAdd(_:_:)``. `channels` stays a
+  /// run-time value (hence `@inline(never)`): with a constant 3 the optimizer merges
+  /// the two overlapping 4-byte loads into byte loads and shuffles, 1.6× slower.
+  @inline(never)
+  private static func horizontalRow(
     _ sourceRow: UnsafePointer<UInt8>, _ outputRow: UnsafeMutablePointer<UInt8>,
-    _ starts: UnsafeBufferPointer<Int>, _ weights: UnsafeBufferPointer<Int16>, taps: Int
-  ) {
-    let raw = UnsafeMutableRawPointer(outputRow)
-    for x in 0..<starts.count {
-      let value = accumulate(sourceRow, starts[x], weights.baseAddress! + x * taps, taps: taps, stride: 4)
-      raw.storeBytes(of: value, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
-    }
-  }
-
-  private static func horizontalRow3(
-    _ sourceRow: UnsafePointer<UInt8>, _ outputRow: UnsafeMutablePointer<UInt8>,
-    _ starts: UnsafeBufferPointer<Int>, _ weights: UnsafeBufferPointer<Int16>, taps: Int
+    _ starts: UnsafeBufferPointer<Int>, _ pairs: UnsafeBufferPointer<SIMD2<Int16>>, pairsPerSample: Int,
+    channels: Int
   ) {
     for x in 0..<starts.count {
-      let value = accumulate(sourceRow, starts[x], weights.baseAddress! + x * taps, taps: taps, stride: 3)
-      let output = outputRow + x * 3
+      var sum = SIMD4<Int32>(repeating: rounding)
+      var pointer = UnsafeRawPointer(sourceRow + starts[x] * channels)
+      let weights = pairs.baseAddress! + x * pairsPerSample
+      for j in 0..<pairsPerSample {
+        let first = pointer.loadUnaligned(as: SIMD4<UInt8>.self)
+        let second = (pointer + channels).loadUnaligned(as: SIMD4<UInt8>.self)
+        let interleaved = SIMD8<UInt8>(
+          first[0], second[0], first[1], second[1], first[2], second[2], first[3], second[3])
+        let pair = weights[j]
+        let weight = SIMD8<Int16>(pair[0], pair[1], pair[0], pair[1], pair[0], pair[1], pair[0], pair[1])
+        sum &+= multiplyAdd(interleaved, weight)
+        pointer += 2 * channels
+      }
+      sum &>>= SIMD4<Int32>(repeating: ResampleCoefficients.precisionBits)
+      let value = SIMD4<UInt8>(
+        truncatingIfNeeded: sum.clamped(lowerBound: .zero, upperBound: SIMD4<Int32>(repeating: 255)))
+      let output = outputRow + x * channels
       output[0] = value[0]
       output[1] = value[1]
       output[2] = value[2]
+      if channels == 4 { output[3] = value[3] }
     }
   }
 
@@ -107,35 +103,91 @@ enum ConvolutionKernels {
   }
 
   /// The vertical pass over rows of `stride` interleaved samples (any channel count, planes too).
+  ///
+  /// Eight samples per step, two taps at a time: the two source rows' bytes are
+  /// interleaved and multiplied by (wₖ wₖ₊₁ wₖ wₖ₊₁ …), whose even-plus-odd lane sums
+  /// LLVM compiles to `pmaddwd`. The sums stay in registers for the whole window.
   static func verticalSamples(
     _ samples: [UInt8], stride: Int, height: Int, rowOffset: Int, coefficients: ResampleCoefficients
   ) -> [UInt8] {
     let outputHeight = coefficients.starts.count
     let taps = coefficients.taps
+    let pairCount = (taps + 1) / 2
     var pixels = [UInt8](repeating: 0, count: stride * outputHeight)
-    var sums = [Int32](repeating: 0, count: stride)
+    guard height > 0, stride > 0 else { return pixels }
+    var pairWeights = [SIMD8<Int16>](repeating: .zero, count: pairCount)
     samples.withUnsafeBufferPointer { sourceBuffer in
-      sums.withUnsafeMutableBufferPointer { sums in
-        pixels.withUnsafeMutableBufferPointer { output in
-          for y in 0..<outputHeight {
-            for i in 0..<stride { sums[i] = rounding }
-            let start = coefficients.starts[y] - rowOffset
-            for k in 0..<taps {
-              let weight = Int32(coefficients.weights[y * taps + k])
-              let row = start + k
-              if weight == 0 || row < 0 || row >= height { continue }
-              let sourceRow = sourceBuffer.baseAddress! + row * stride
-              for i in 0..<stride { sums[i] &+= Int32(sourceRow[i]) &* weight }
-            }
-            let outputRow = output.baseAddress! + y * stride
-            for i in 0..<stride {
-              let value = sums[i] &>> ResampleCoefficients.precisionBits
-              outputRow[i] = UInt8(truncatingIfNeeded: min(max(value, 0), 255))
+      let source = sourceBuffer.baseAddress!
+      var rows = [UnsafePointer<UInt8>](repeating: source, count: 2 * pairCount)
+      pixels.withUnsafeMutableBufferPointer { output in
+        for y in 0..<outputHeight {
+          let start = coefficients.starts[y] - rowOffset
+          // A tap outside the source rows (or the padding tap) reads row 0 with weight zero.
+          var weights = SIMD2<Int16>.zero
+          for k in 0..<(2 * pairCount) {
+            let row = start + k
+            let isInside = k < taps && row >= 0 && row < height
+            rows[k] = source + (isInside ? row * stride : 0)
+            weights[k % 2] = isInside ? coefficients.weights[y * taps + k] : 0
+            if k % 2 == 1 {
+              pairWeights[k / 2] = SIMD8(
+                weights[0], weights[1], weights[0], weights[1], weights[0], weights[1], weights[0], weights[1]
+              )
             }
           }
+          verticalRow(rows, pairWeights, output.baseAddress! + y * stride, count: stride)
         }
       }
     }
     return pixels
+  }
+
+  private static func verticalRow(
+    _ rows: [UnsafePointer<UInt8>], _ pairWeights: [SIMD8<Int16>], _ outputRow: UnsafeMutablePointer<UInt8>,
+    count: Int
+  ) {
+    rows.withUnsafeBufferPointer { rows in
+      pairWeights.withUnsafeBufferPointer { pairWeights in
+        var i = 0
+        while i + 8 <= count {
+          var low = SIMD4<Int32>(repeating: rounding)
+          var high = SIMD4<Int32>(repeating: rounding)
+          for j in 0..<pairWeights.count {
+            let first = UnsafeRawPointer(rows[2 * j] + i).loadUnaligned(as: SIMD8<UInt8>.self)
+            let second = UnsafeRawPointer(rows[2 * j + 1] + i).loadUnaligned(as: SIMD8<UInt8>.self)
+            let weight = pairWeights[j]
+            low &+= multiplyAdd(
+              SIMD8(first[0], second[0], first[1], second[1], first[2], second[2], first[3], second[3]),
+              weight)
+            high &+= multiplyAdd(
+              SIMD8(first[4], second[4], first[5], second[5], first[6], second[6], first[7], second[7]),
+              weight)
+          }
+          let values = SIMD8(lowHalf: low, highHalf: high) &>> ResampleCoefficients.precisionBits
+          UnsafeMutableRawPointer(outputRow + i).storeBytes(
+            of: SIMD8<UInt8>(
+              truncatingIfNeeded: values.clamped(lowerBound: .zero, upperBound: SIMD8(repeating: 255))),
+            as: SIMD8<UInt8>.self)
+          i += 8
+        }
+        while i < count {
+          var sum = rounding
+          for k in 0..<rows.count { sum &+= Int32(rows[k][i]) &* Int32(pairWeights[k / 2][k % 2]) }
+          outputRow[i] = UInt8(
+            truncatingIfNeeded: min(max(sum &>> ResampleCoefficients.precisionBits, 0), 255))
+          i += 1
+        }
+      }
+    }
+  }
+
+  /// Lane i is samples[2i]·weights[2i] + samples[2i+1]·weights[2i+1]: the pattern LLVM
+  /// compiles to one `pmaddwd`. (Adding the products' low and high halves instead gives
+  /// two, each with half its lanes zero, and building the even and odd halves before
+  /// multiplying gives byte loads.)
+  @inline(__always)
+  static func multiplyAdd(_ samples: SIMD8<UInt8>, _ weights: SIMD8<Int16>) -> SIMD4<Int32> {
+    let product = SIMD8<Int32>(truncatingIfNeeded: samples) &* SIMD8<Int32>(truncatingIfNeeded: weights)
+    return product.evenHalf &+ product.oddHalf
   }
 }
