@@ -191,7 +191,26 @@ extension FileSystem {
     if (status.st_mode & S_IFMT) == S_IFDIR {
       throw .io(path: path, operation: "read", message: String(cString: strerror(EISDIR)))
     }
+    // A regular file is read straight into an array of its size (no chunk copies, no
+    // regrowth); the loop below still catches a file that grew, and pipes.
     var bytes: [UInt8] = []
+    if (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0, status.st_size <= limit {
+      var failure: Int32 = 0
+      bytes = [UInt8](unsafeUninitializedCapacity: Int(status.st_size)) { buffer, filled in
+        filled = 0
+        while filled < buffer.count {
+          let count = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+          if count < 0, errno == EINTR { continue }
+          if count < 0 { failure = errno }
+          if count <= 0 { break }
+          filled += count
+        }
+      }
+      if failure != 0 {
+        errno = failure
+        throw error("read", path)
+      }
+    }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -21,6 +21,37 @@ struct FileSystemTests {
     #expect(FileSystem.fileHolds([], at: path), "empty")
   }
 
+  @Test(arguments: [0, 1, 65_535, 65_536, 65_537, 3_000_001])
+  func readFileReturnsEveryByteOfARegularFile(size: Int) throws {
+    let directory = makeTemporaryDirectory("fs-read")
+    defer { removeDirectory(directory) }
+    let path = directory + "/image"
+    let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+    try FileSystem.writeAtomically(bytes, to: path)
+    #expect(try FileSystem.readFile(path, limit: size) == bytes)
+    if size > 0 {
+      #expect(throws: StoreError.self, "one byte over the limit") {
+        _ = try FileSystem.readFile(path, limit: size - 1)
+      }
+    }
+  }
+
+  @Test func readFileReadsAPipeAndRefusesADirectory() throws {
+    let directory = makeTemporaryDirectory("fs-read-pipe")
+    defer { removeDirectory(directory) }
+    let fifo = directory + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 / 3) }
+    let writer = Thread {
+      let handle = FileHandle(forWritingAtPath: fifo)
+      handle?.write(Data(bytes))
+      try? handle?.close()
+    }
+    writer.start()
+    #expect(try FileSystem.readFile(fifo, limit: 1 << 20) == bytes)
+    #expect(throws: StoreError.self) { _ = try FileSystem.readFile(directory, limit: 1 << 20) }
+  }
+
   @Test func writeAtomicallyLinksAWholeFileAndLeavesNoTemporaryName() throws {
     let directory = makeTemporaryDirectory("fs-link")
     defer { removeDirectory(directory) }
