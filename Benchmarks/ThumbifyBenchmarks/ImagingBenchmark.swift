@@ -90,8 +90,7 @@ enum ImagingBenchmark {
         if threads == 1 {
           let split = try ImagingPhases.measure(
             files, configuration, out: thumbifyOut, passes: samples,
-            limits: DecodeOptions(
-              maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
+            limits: limits(headroom: headroom),
             usesPlanarPath: usesPlanarPath)
           let vipsSeconds = 1 / median(cpuRates.vips)
           print(
@@ -135,7 +134,7 @@ enum ImagingBenchmark {
   ) throws -> Double {
     let thumbnailer = Thumbnailer(
       decoder: ImageDecoder(), store: BenchmarkStore(directory: out),
-      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
+      limits: limits(headroom: headroom),
       usesPlanarPath: usesPlanarPath)
     let next = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
@@ -254,10 +253,15 @@ enum ImagingBenchmark {
     let store = CapturingStore()
     let thumbnailer = Thumbnailer(
       decoder: ImageDecoder(), store: store,
-      limits: DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom),
+      limits: limits(headroom: headroom),
       usesPlanarPath: usesPlanarPath)
     _ = try thumbnailer.thumbnails(of: bytes, source: "", variants: [configuration.variant])
     return store.bytes.withLock { $0 }
+  }
+
+  /// The decode limits and shrink-on-load headrooms of every thumbify pass.
+  static func limits(headroom: Double) -> DecodeOptions {
+    DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom)
   }
 
   /// Items per second of one run of `body`.
