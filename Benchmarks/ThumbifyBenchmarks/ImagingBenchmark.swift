@@ -88,7 +88,7 @@ enum ImagingBenchmark {
             + "\(format(median(cpuRates.vips)))\(pillowCPU)   thumbify/vips \(format(median(cpuRatios)))x"
             + " (min \(format(cpuRatios.min() ?? 0)), max \(format(cpuRatios.max() ?? 0)))")
         if threads == 1 {
-          let split = try ImagingPhases.measure(
+          let (split, kinds) = try ImagingPhases.measure(
             files, configuration, out: thumbifyOut, passes: samples,
             limits: limits(headroom: headroom),
             usesPlanarPath: usesPlanarPath)
@@ -100,6 +100,12 @@ enum ImagingBenchmark {
           print(
             "           ceiling with the rest free: vipsthumbnail / (decoder + encoder calls) = "
               + "\(format(vipsSeconds / split.floor))x per CPU-second")
+          for (kind, split) in kinds {
+            print(
+              "             \(kind.padding(toLength: 21, withPad: " ", startingAt: 0)) decoder "
+                + "\(milliseconds(split.decode))   encoder \(milliseconds(split.encode))   rest "
+                + "\(milliseconds(split.total - split.floor))")
+          }
         }
       }
     }

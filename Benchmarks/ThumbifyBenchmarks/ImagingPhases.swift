@@ -19,31 +19,39 @@ enum ImagingPhases {
     var floor: Double { decode + encode }
   }
 
-  /// The median split, in CPU seconds per image, over `passes` single-thread passes.
+  /// The split per image, in CPU seconds, over `passes` single-thread passes: for every file the
+  /// pass with its median total (so a file's three figures come from one pass), averaged over the
+  /// corpus and over each file kind (`ImagingBenchmark.kind(of:)`).
   static func measure(
     _ files: [String], _ configuration: ImagingCorpus.Configuration, out: String, passes: Int,
     limits: DecodeOptions, usesPlanarPath: Bool
-  ) throws -> Split {
+  ) throws -> (all: Split, kinds: [(kind: String, split: Split)]) {
     let clock = PhaseClock()
     let thumbnailer = Thumbnailer(
       decoder: TimedDecoder(clock: clock), encoder: TimedEncoder(clock: clock),
       store: BenchmarkStore(directory: out), limits: limits, usesPlanarPath: usesPlanarPath)
-    var splits: [Split] = []
+    var perFile = [[Split]](repeating: [], count: files.count)
     for _ in 0..<passes {
-      clock.reset()
-      var total = 0.0
-      for file in files {
+      for (index, file) in files.enumerated() {
         let bytes = try FileSystem.readFile(file, limit: 64 << 20)
+        clock.reset()
         let start = PhaseClock.threadSeconds()
         _ = try thumbnailer.thumbnails(of: bytes, source: file, variants: [configuration.variant])
-        total += PhaseClock.threadSeconds() - start
+        let total = PhaseClock.threadSeconds() - start
+        let phases = clock.seconds
+        perFile[index].append(Split(decode: phases.decode, encode: phases.encode, total: total))
       }
-      let count = Double(files.count)
-      let phases = clock.seconds
-      splits.append(Split(decode: phases.decode / count, encode: phases.encode / count, total: total / count))
     }
-    // The pass with the median total, so the three figures come from one pass.
-    return splits.sorted { $0.total < $1.total }[splits.count / 2]
+    let medians = perFile.map { $0.sorted { $0.total < $1.total }[$0.count / 2] }
+    func mean(_ splits: [Split]) -> Split {
+      let count = Double(splits.count)
+      return Split(
+        decode: splits.map(\.decode).reduce(0, +) / count, encode: splits.map(\.encode).reduce(0, +) / count,
+        total: splits.map(\.total).reduce(0, +) / count)
+    }
+    let byKind = Dictionary(grouping: zip(files, medians), by: { ImagingBenchmark.kind(of: $0.0) })
+    let kinds = byKind.keys.sorted().map { (kind: $0, split: mean(byKind[$0]!.map(\.1))) }
+    return (mean(medians), kinds)
   }
 }
 
