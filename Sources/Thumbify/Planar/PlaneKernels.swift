@@ -114,13 +114,13 @@ enum PlaneKernels {
     return UInt8(truncatingIfNeeded: min(max(value, 0), 255))
   }
 
-  /// Convolves columns; `source` row 0 is source row `rowOffset` of the coefficients' axis.
-  static func vertical(_ source: SamplePlane, rowOffset: Int, coefficients: ResampleCoefficients)
-    -> SamplePlane
-  {
+  /// Convolves columns `columns`; `source` row 0 is source row `rowOffset` of the coefficients' axis.
+  static func vertical(
+    _ source: SamplePlane, rowOffset: Int, columns: Range<Int>, coefficients: ResampleCoefficients
+  ) -> SamplePlane {
     let samples = ConvolutionKernels.verticalSamples(
-      source.samples, stride: source.width, height: source.height, rowOffset: rowOffset,
+      source.samples, stride: source.width, columns: columns, height: source.height, rowOffset: rowOffset,
       coefficients: coefficients)
-    return SamplePlane(width: source.width, height: coefficients.starts.count, samples: samples)
+    return SamplePlane(width: columns.count, height: coefficients.starts.count, samples: samples)
   }
 }

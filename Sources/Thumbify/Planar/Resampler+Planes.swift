@@ -58,9 +58,12 @@ extension SamplePlane: SeparablyResamplable {
     PlaneKernels.horizontal(self, rows: rows, coefficients: coefficients)
   }
 
-  func verticalPass(rowOffset: Int, coefficients: ResampleCoefficients) -> SamplePlane {
-    PlaneKernels.vertical(self, rowOffset: rowOffset, coefficients: coefficients)
+  func verticalPass(rowOffset: Int, columns: Range<Int>, coefficients: ResampleCoefficients) -> SamplePlane {
+    PlaneKernels.vertical(self, rowOffset: rowOffset, columns: columns, coefficients: coefficients)
   }
+
+  /// Eight taps per `pmaddwd`, the weights padded to a multiple of eight, and a transpose-add.
+  static var horizontalCostPerTap: Double { 1.7 }
 
   func boxShrunk(by factor: Int) -> SamplePlane {
     let shrunk = BoxShrinker.shrinkSamples(samples, width: width, height: height, channels: 1, by: factor)

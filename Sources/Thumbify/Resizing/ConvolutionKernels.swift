@@ -91,33 +91,38 @@ enum ConvolutionKernels {
     }
   }
 
-  /// Convolves columns; `source` row 0 is source row `rowOffset` of the coefficients' axis.
-  static func vertical(_ source: PixelBuffer, rowOffset: Int, coefficients: ResampleCoefficients)
-    -> PixelBuffer
-  {
+  /// Convolves columns `columns`; `source` row 0 is source row `rowOffset` of the coefficients' axis.
+  static func vertical(
+    _ source: PixelBuffer, rowOffset: Int, columns: Range<Int>, coefficients: ResampleCoefficients
+  ) -> PixelBuffer {
+    let channels = source.channels
     let pixels = verticalSamples(
-      source.pixels, stride: source.bytesPerRow, height: source.height, rowOffset: rowOffset,
-      coefficients: coefficients)
+      source.pixels, stride: source.bytesPerRow,
+      columns: (columns.lowerBound * channels)..<(columns.upperBound * channels), height: source.height,
+      rowOffset: rowOffset, coefficients: coefficients)
     return PixelBuffer(
-      width: source.width, height: coefficients.starts.count, channels: source.channels, pixels: pixels)
+      width: columns.count, height: coefficients.starts.count, channels: channels, pixels: pixels)
   }
 
-  /// The vertical pass over rows of `stride` interleaved samples (any channel count, planes too).
+  /// The vertical pass over samples `columns` of rows of `stride` interleaved samples (any channel
+  /// count, planes too); the result's rows are `columns.count` samples.
   ///
   /// Eight samples per step, two taps at a time: the two source rows' bytes are
   /// interleaved and multiplied by (wₖ wₖ₊₁ wₖ wₖ₊₁ …), whose even-plus-odd lane sums
   /// LLVM compiles to `pmaddwd`. The sums stay in registers for the whole window.
   static func verticalSamples(
-    _ samples: [UInt8], stride: Int, height: Int, rowOffset: Int, coefficients: ResampleCoefficients
+    _ samples: [UInt8], stride: Int, columns: Range<Int>, height: Int, rowOffset: Int,
+    coefficients: ResampleCoefficients
   ) -> [UInt8] {
     let outputHeight = coefficients.starts.count
     let taps = coefficients.taps
     let pairCount = (taps + 1) / 2
-    var pixels = [UInt8](repeating: 0, count: stride * outputHeight)
-    guard height > 0, stride > 0 else { return pixels }
+    let outputStride = columns.count
+    var pixels = [UInt8](repeating: 0, count: outputStride * outputHeight)
+    guard height > 0, outputStride > 0 else { return pixels }
     var pairWeights = [SIMD8<Int16>](repeating: .zero, count: pairCount)
     samples.withUnsafeBufferPointer { sourceBuffer in
-      let source = sourceBuffer.baseAddress!
+      let source = sourceBuffer.baseAddress! + columns.lowerBound
       var rows = [UnsafePointer<UInt8>](repeating: source, count: 2 * pairCount)
       pixels.withUnsafeMutableBufferPointer { output in
         for y in 0..<outputHeight {
@@ -135,7 +140,7 @@ enum ConvolutionKernels {
               )
             }
           }
-          verticalRow(rows, pairWeights, output.baseAddress! + y * stride, count: stride)
+          verticalRow(rows, pairWeights, output.baseAddress! + y * outputStride, count: outputStride)
         }
       }
     }

@@ -42,6 +42,19 @@ struct ResampleCoefficients: Sendable {
     var filter: ResampleFilter
   }
 
+  /// The source samples the windows read, `0..<length` at most.
+  func sourceRange(length: Int) -> Range<Int> {
+    guard let first = starts.min(), let last = starts.max() else { return 0..<0 }
+    return first..<min(length, last + taps)
+  }
+
+  /// The same windows over an axis whose samples are numbered from `-offset`.
+  func shifted(by offset: Int) -> ResampleCoefficients {
+    var shifted = self
+    shifted.starts = starts.map { $0 + offset }
+    return shifted
+  }
+
   /// At most ~64 axes of a few tens of KB each.
   private static let recent = LRUCache<Axis, ResampleCoefficients>(capacity: 64)
 

@@ -1,8 +1,8 @@
 /// Resizes `PixelBuffer`s by separable convolution.
 ///
-/// A resize is a horizontal pass over the source rows the output needs, then
-/// a vertical pass, each with fixed-point coefficients computed once per axis
-/// (`ResampleCoefficients`). RGBA images are premultiplied first and
+/// A resize is a horizontal and a vertical pass, in whichever order costs less
+/// (vertical first for a reduction of both axes, as libvips does), each with
+/// fixed-point coefficients computed once per axis (`ResampleCoefficients`). RGBA images are premultiplied first and
 /// unpremultiplied after, so transparent pixels' colours never bleed into
 /// edges as dark fringes. Large reductions first take an integer box
 /// average (`BoxShrinker`), as libvips's `shrink` does, leaving the filter a
@@ -71,9 +71,9 @@ public struct Resampler: Sendable {
     return convolve(working, to: output, region: region)
   }
 
-  /// The separable resize of `region` of `source` to `output`: the horizontal pass over only the
-  /// source rows the vertical pass reads, then the vertical pass; a pass whose axis is unchanged is
-  /// skipped. One plan for RGB(A) buffers and Y′CbCr planes.
+  /// The separable resize of `region` of `source` to `output`: one pass per axis, over only the
+  /// source rows and columns the other pass reads, in the cheaper order; a pass whose axis is
+  /// unchanged is skipped. One plan for RGB(A) buffers and Y′CbCr planes.
   func convolve<Image: SeparablyResamplable>(
     _ source: Image, to output: Size, region: ThumbnailGeometry.Region
   )
@@ -87,20 +87,28 @@ public struct Resampler: Sendable {
     let vertical = ResampleCoefficients.cached(
       sourceLength: source.height, offset: region.y, span: region.height, outputLength: output.height,
       filter: filter)
-    let firstRow = vertical.starts.first ?? 0
-    let lastRow = min(source.height, (vertical.starts.last ?? 0) + vertical.taps)
-    let horizontalPass: Image
+    let rows = vertical.sourceRange(length: source.height)
     if isIdentityX {
-      horizontalPass = source
-    } else {
-      let horizontal = ResampleCoefficients.cached(
-        sourceLength: source.width, offset: region.x, span: region.width, outputLength: output.width,
-        filter: filter)
-      horizontalPass = source.horizontalPass(rows: firstRow..<lastRow, coefficients: horizontal)
+      return source.verticalPass(rowOffset: 0, columns: 0..<source.width, coefficients: vertical)
     }
-    if isIdentityY { return horizontalPass }
-    // The horizontal pass holds rows firstRow..<lastRow (or every row when it was skipped).
-    return horizontalPass.verticalPass(rowOffset: isIdentityX ? 0 : firstRow, coefficients: vertical)
+    let horizontal = ResampleCoefficients.cached(
+      sourceLength: source.width, offset: region.x, span: region.width, outputLength: output.width,
+      filter: filter)
+    if isIdentityY { return source.horizontalPass(rows: 0..<source.height, coefficients: horizontal) }
+    let columns = horizontal.sourceRange(length: source.width)
+    // Each order's multiply-adds, in vertical-pass units: the horizontal kernels cost more per tap.
+    let horizontalTaps = Double(horizontal.taps * output.width) * Image.horizontalCostPerTap
+    let verticalTaps = Double(vertical.taps * output.height)
+    let horizontalFirst = Double(rows.count) * horizontalTaps + Double(output.width) * verticalTaps
+    let verticalFirst = Double(columns.count) * verticalTaps + Double(output.height) * horizontalTaps
+    if verticalFirst < horizontalFirst {
+      // The vertical pass keeps columns `columns`, so the horizontal windows move left by their start.
+      return source.verticalPass(rowOffset: 0, columns: columns, coefficients: vertical)
+        .horizontalPass(rows: 0..<output.height, coefficients: horizontal.shifted(by: -columns.lowerBound))
+    }
+    // The horizontal pass holds rows `rows`.
+    return source.horizontalPass(rows: rows, coefficients: horizontal)
+      .verticalPass(rowOffset: rows.lowerBound, columns: 0..<output.width, coefficients: vertical)
   }
 
 }
@@ -111,8 +119,11 @@ protocol SeparablyResamplable {
   var height: Int { get }
   /// Source rows `rows`, each resampled horizontally by `coefficients`.
   func horizontalPass(rows: Range<Int>, coefficients: ResampleCoefficients) -> Self
-  /// Every column resampled vertically; row 0 of `self` is source row `rowOffset`.
-  func verticalPass(rowOffset: Int, coefficients: ResampleCoefficients) -> Self
+  /// Columns `columns`, each resampled vertically; row 0 of `self` is source row `rowOffset`.
+  func verticalPass(rowOffset: Int, columns: Range<Int>, coefficients: ResampleCoefficients) -> Self
+  /// A horizontal pass's cost per tap and output sample over the vertical pass's (`convolve` picks
+  /// the cheaper order with it): measured with `perf` on the corpus (docs/imaging.md).
+  static var horizontalCostPerTap: Double { get }
   /// The mean of each `factor`×`factor` block (``BoxShrinker``).
   func boxShrunk(by factor: Int) -> Self
 }
@@ -122,9 +133,12 @@ extension PixelBuffer: SeparablyResamplable {
     ConvolutionKernels.horizontal(self, rows: rows, coefficients: coefficients)
   }
 
-  func verticalPass(rowOffset: Int, coefficients: ResampleCoefficients) -> PixelBuffer {
-    ConvolutionKernels.vertical(self, rowOffset: rowOffset, coefficients: coefficients)
+  func verticalPass(rowOffset: Int, columns: Range<Int>, coefficients: ResampleCoefficients) -> PixelBuffer {
+    ConvolutionKernels.vertical(self, rowOffset: rowOffset, columns: columns, coefficients: coefficients)
   }
+
+  /// Two taps of one pixel per `pmaddwd`, against sixteen samples' worth vertically.
+  static var horizontalCostPerTap: Double { 2.8 }
 
   func boxShrunk(by factor: Int) -> PixelBuffer { BoxShrinker.shrink(self, by: factor) }
 }

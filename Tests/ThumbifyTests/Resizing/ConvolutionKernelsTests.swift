@@ -54,8 +54,17 @@ struct ConvolutionKernelsTests {
         }
         #expect(
           ConvolutionKernels.verticalSamples(
-            samples, stride: stride, height: height, rowOffset: 0, coefficients: coefficients) == expected,
+            samples, stride: stride, columns: 0..<stride, height: height, rowOffset: 0,
+            coefficients: coefficients) == expected,
           "\(height) → \(outputHeight), \(stride) samples a row")
+        // Only some columns (a vertical-first pass over a cover crop's source columns).
+        let columns = (stride / 3)..<(stride - stride / 4)
+        let kept = (0..<outputHeight).flatMap { y in columns.map { expected[y * stride + $0] } }
+        #expect(
+          ConvolutionKernels.verticalSamples(
+            samples, stride: stride, columns: columns, height: height, rowOffset: 0,
+            coefficients: coefficients) == kept,
+          "\(height) → \(outputHeight), columns \(columns) of \(stride)")
       }
     }
   }
