@@ -101,26 +101,40 @@ public enum ThumbHash {
   private static func jsRound(_ value: Double) -> Double { (value + 0.5).rounded(.down) }
 
   /// The DCT of one channel: DC, normalised AC terms and their scale.
+  ///
+  /// Separable: each row's sums against the horizontal cosines first, then each term's sum of
+  /// those against the vertical cosines. The reference sums `pixel · fx · fy` over all pixels per
+  /// term, ~30× the multiply-adds (0.8 % of a card's CPU time); the two orders differ only in the
+  /// last bits of a double, far below the hash's 4- and 6-bit quantisation.
   private static func encodeChannel(_ channel: [Double], _ width: Int, _ height: Int, _ nx: Int, _ ny: Int)
     -> (Double, [Double], Double)
   {
     var dc = 0.0
     var ac: [Double] = []
     var scale = 0.0
-    // The cosines, computed once per frequency (the same values the reference recomputes per term).
     let fxs = (0..<nx).map { cx in
       (0..<width).map { x in cos(Double.pi / Double(width) * Double(cx) * (Double(x) + 0.5)) }
+    }
+    // rowSums[cx * height + y] = Σₓ channel[x, y] · fx(cx, x)
+    var rowSums = [Double](repeating: 0, count: nx * height)
+    channel.withUnsafeBufferPointer { channel in
+      for cx in 0..<nx {
+        fxs[cx].withUnsafeBufferPointer { fx in
+          for y in 0..<height {
+            let row = channel.baseAddress! + y * width
+            var sum = 0.0
+            for x in 0..<width { sum += row[x] * fx[x] }
+            rowSums[cx * height + y] = sum
+          }
+        }
+      }
     }
     for cy in 0..<ny {
       let fys = (0..<height).map { y in cos(Double.pi / Double(height) * Double(cy) * (Double(y) + 0.5)) }
       var cx = 0
       while cx * ny < nx * (ny - cy) {
         var f = 0.0
-        let fx = fxs[cx]
-        for y in 0..<height {
-          let fy = fys[y]
-          for x in 0..<width { f += channel[x + y * width] * fx[x] * fy }
-        }
+        for y in 0..<height { f += rowSums[cx * height + y] * fys[y] }
         f /= Double(width * height)
         if cx > 0 || cy > 0 {
           ac.append(f)
