@@ -46,6 +46,23 @@ struct PNGDecoder: ImageDecoding {
     return PixelBuffer(width: size.width, height: size.height, channels: channels, pixels: pixels)
   }
 
+  /// Whether the header says the image has no alpha: a gray, RGB or palette colour
+  /// type (IHDR byte 25: 0, 2 or 3) and no tRNS chunk before the first IDAT.
+  /// `false` for anything it cannot read, so damaged files keep the RGB path
+  /// and libpng's own error.
+  static func isOpaque(_ data: [UInt8]) -> Bool {
+    guard data.count > 33, [0, 2, 3].contains(data[25]) else { return false }
+    var offset = 33  // the signature (8) and IHDR (4 + 4 + 13 + 4)
+    while offset + 8 <= data.count {
+      let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      let type = String(decoding: data[offset + 4..<offset + 8], as: UTF8.self)
+      if type == "IDAT" { return true }
+      if type == "tRNS" || length > data.count { return false }
+      offset += 12 + length
+    }
+    return false
+  }
+
   /// libpng's message for the last failure, as a sentence.
   static func message(of image: inout png_image) -> String {
     let text = withUnsafeBytes(of: &image.message) { raw in

@@ -95,8 +95,8 @@ public struct DecodedPlanes: Sendable {
 
 /// A decoder that can also decode some sources straight to Y′CbCr planes.
 public protocol PlanarImageDecoding: ImageDecoding {
-  /// The image as Y′CbCr planes, or `nil` when the source is not stored that way
-  /// (PNG, GIF, WebP, CMYK or RGB JPEG…);
+  /// The image as Y′CbCr planes, or `nil` when the decoder keeps the source on the
+  /// RGB path (``ImageDecoder``: anything but YCbCr or gray JPEG and opaque PNG);
   /// callers then use ``ImageDecoding/decode(_:options:)``.
   ///
   /// A shrink-on-load decode keeps the chroma planes fine enough for a 4:2:0

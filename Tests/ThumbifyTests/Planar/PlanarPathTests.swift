@@ -61,7 +61,7 @@ struct PlanarPathTests {
     #expect(rgb == reference)
   }
 
-  @Test func cmykWebPAndPNGSourcesTakeTheRGBPath() throws {
+  @Test func cmykWebPAndTransparentPNGSourcesTakeTheRGBPath() throws {
     let decoder = ImageDecoder()
     #expect(
       try decoder.decodePlanes(try TestImages.fixture("cmyk-adobe.jpg"), options: DecodeOptions()) == nil)
@@ -70,6 +70,101 @@ struct PlanarPathTests {
     #expect(
       try decoder.decodePlanes(try Fixtures.photoBytes("freshflower-alpha.png"), options: DecodeOptions())
         == nil)
+    // A palette with tRNS: transparent although its colour type has no alpha channel. The header
+    // says so (the planar decode would otherwise decode it, see the alpha and fall back: twice the work)
+    #expect(!PNGDecoder.isOpaque(try TestImages.fixture("palette2-trns.png")))
+    #expect(!PNGDecoder.isOpaque(try Fixtures.photoBytes("freshflower-alpha.png")))
+    #expect(PNGDecoder.isOpaque(try TestImages.fixture("rgb16.png")))
+    #expect(
+      try decoder.decodePlanes(try TestImages.fixture("palette2-trns.png"), options: DecodeOptions()) == nil)
+  }
+
+  @Test(arguments: [(200, 30, 40), (20, 180, 90), (250, 240, 10), (0, 0, 255), (255, 0, 0)])
+  func flatPNGGivesItsColour(red: Int, green: Int, blue: Int) throws {
+    // Given a flat-coloured opaque PNG of odd size
+    let color = (UInt8(red), UInt8(green), UInt8(blue))
+    let png = try ImageEncoder().encode(
+      TestImages.rgb(width: 37, height: 21) { _, _ in color }, options: EncodeOptions(format: .png))
+
+    // When it is decoded to planes and converted back
+    let planes = try #require(try ImageDecoder().decodePlanes(png, options: DecodeOptions()))
+    let rgb = planes.image.rgb()
+
+    // Then every pixel is that colour (to the rounding of two 8-bit conversions)
+    #expect(planes.format == .png && planes.originalSize == Size(width: 37, height: 21))
+    #expect(planes.image.range == .full && planes.image.chromaFactor == (2, 2))
+    #expect((planes.image.cb.width, planes.image.cb.height) == (19, 11))
+    for index in stride(from: 0, to: rgb.pixels.count, by: 3) {
+      #expect(
+        TestImages.isClose(Array(rgb.pixels[index..<index + 3]), [color.0, color.1, color.2], tolerance: 2))
+    }
+  }
+
+  @Test func grayPNGHasExactLumaAndNeutralChroma() throws {
+    let gray = (0..<(33 * 17)).map { UInt8($0 % 256) }
+    let png = try ImageEncoder().encode(
+      PixelBuffer(width: 33, height: 17, channels: 3, pixels: gray.flatMap { [$0, $0, $0] }),
+      options: EncodeOptions(format: .png))
+    let planes = try #require(try ImageDecoder().decodePlanes(png, options: DecodeOptions()))
+    #expect(planes.image.luma.samples == gray)
+    #expect(
+      planes.image.cb.samples.allSatisfy { $0 == 128 } && planes.image.cr.samples.allSatisfy { $0 == 128 })
+  }
+
+  @Test func pngChromaIsTheBlockMeanOfTheRGBConversion() throws {
+    // Given a gradient PNG of odd size (every 2×2 block different, edge blocks incomplete)
+    let image = TestImages.rgb(width: 31, height: 15) { x, y in
+      (UInt8(x * 8), UInt8(255 - y * 17), UInt8((x * y) % 256))
+    }
+    let png = try ImageEncoder().encode(image, options: EncodeOptions(format: .png))
+    let planes = try #require(try ImageDecoder().decodePlanes(png, options: DecodeOptions()))
+
+    // Then luma is BT.601 of each pixel and chroma that of each block's mean (edges repeated), ±1
+    func pixel(_ x: Int, _ y: Int) -> [Double] {
+      let index = (min(y, 14) * 31 + min(x, 30)) * 3
+      return image.pixels[index..<index + 3].map(Double.init)
+    }
+    for y in 0..<15 {
+      for x in 0..<31 {
+        let (r, g, b) = (pixel(x, y)[0], pixel(x, y)[1], pixel(x, y)[2])
+        let expected = 0.299 * r + 0.587 * g + 0.114 * b
+        #expect(abs(Double(planes.image.luma.samples[y * 31 + x]) - expected) <= 1, "Y at \(x), \(y)")
+      }
+    }
+    for y in 0..<8 {
+      for x in 0..<16 {
+        let block = [
+          pixel(2 * x, 2 * y), pixel(2 * x + 1, 2 * y), pixel(2 * x, 2 * y + 1), pixel(2 * x + 1, 2 * y + 1),
+        ]
+        let means = (0..<3).map { c in block.map { $0[c] }.reduce(0, +) / 4 }
+        let (r, g, b) = (means[0], means[1], means[2])
+        let cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b
+        let cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b
+        #expect(abs(Double(planes.image.cb.samples[y * 16 + x]) - cb) <= 1, "Cb at \(x), \(y)")
+        #expect(abs(Double(planes.image.cr.samples[y * 16 + x]) - cr) <= 1, "Cr at \(x), \(y)")
+      }
+    }
+  }
+
+  @Test func truncatedOpaquePNGIsATypedError() throws {
+    let png = try ImageEncoder().encode(
+      TestImages.rgb(width: 64, height: 64) { x, y in (UInt8(x * 4), UInt8(y * 4), 9) },
+      options: EncodeOptions(format: .png))
+    #expect(PNGDecoder.isOpaque(png))
+    #expect {
+      try ImageDecoder().decodePlanes(Array(png.prefix(png.count / 2)), options: DecodeOptions())
+    } throws: { error in
+      if case .corrupt(format: .png, _) = error as? ImageError { return true }
+      return false
+    }
+  }
+
+  @Test(arguments: [
+    [], Array(repeating: 0x89, count: 40),
+    [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 40),
+  ])
+  func unreadablePNGHeadersAreNotOpaque(bytes: [UInt8]) {
+    #expect(!PNGDecoder.isOpaque(bytes))
   }
 
   @Test func cmykJPEGThumbnailIsStillRight() throws {

@@ -50,9 +50,19 @@ struct PlanarQualityTests {
 
   @Test(arguments: PlanarPathTests.photos, 0..<3)
   func planarWebPThumbnailsMatchTheRGBPath(name: String, box: Int) throws {
+    try Self.expectPlanarMatchesTheRGBPath(try Fixtures.photoBytes(name), name: name, box: box)
+  }
+
+  @Test(arguments: ["storm.jpg", "greenmeadow.jpg"], 0..<3)
+  func planarWebPThumbnailsOfPNGPhotosMatchTheRGBPath(name: String, box: Int) throws {
+    // A photo stored as PNG: converted to planes at full size instead of resized as RGB
+    let png = try ImageEncoder().encode(try Fixtures.photo(name), options: EncodeOptions(format: .png))
+    try Self.expectPlanarMatchesTheRGBPath(png, name: name + " as PNG", box: box)
+  }
+
+  static func expectPlanarMatchesTheRGBPath(_ bytes: [UInt8], name: String, box: Int) throws {
     // Given a photo's WebP thumbnail in this box made by both paths (the planar path is
     // only taken for WebP, whose encoder takes 4:2:0 planes)
-    let bytes = try Fixtures.photoBytes(name)
     let (target, fit) = Self.boxes[box]
     let variant = ThumbnailVariant(name: "t", box: target, fit: fit, format: .webp)
     let root = try Fixtures.temporaryDirectory()
