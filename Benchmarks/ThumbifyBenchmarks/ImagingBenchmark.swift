@@ -120,12 +120,14 @@ enum ImagingBenchmark {
       }
     }
     let imagesProcessed = files.count * (samples + 1) * 2 * ImagingCorpus.configurations.count
-    print(
-      "\npeak RSS (VmHWM) of the thumbify process: \(rssAtStart / 1024) MiB at start, "
-        + "\(rssAfterFirstPass / 1024) MiB after its first \(files.count) images, "
-        + "\(ImagingCorpus.peakRSSKiB() / 1024) MiB after all \(imagesProcessed); one vipsthumbnail process over "
-        + "the corpus \(vipsRSS / 1024) MiB (GNU time), Pillow (main process) \(pillowRSS / 1024) MiB"
-    )
+    if isTimed {
+      print(
+        "\npeak RSS (VmHWM) of the thumbify process: \(rssAtStart / 1024) MiB at start, "
+          + "\(rssAfterFirstPass / 1024) MiB after its first \(files.count) images, "
+          + "\(ImagingCorpus.peakRSSKiB() / 1024) MiB after all \(imagesProcessed); one vipsthumbnail process over "
+          + "the corpus \(vipsRSS / 1024) MiB (GNU time), Pillow (main process) \(pillowRSS / 1024) MiB"
+      )
+    }
     for configuration in ImagingCorpus.configurations {
       print("\n-- \(configuration.name)")
       try quality(files, configuration, out: out, headroom: headroom)
