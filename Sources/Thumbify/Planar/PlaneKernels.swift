@@ -21,7 +21,7 @@ enum PlaneKernels {
       for k in 0..<taps { weights[x * padded + k] = coefficients.weights[x * taps + k] }
     }
     var lastRow = [UInt8](repeating: 0, count: width + 8)
-    var samples = [UInt8](repeating: 0, count: outputWidth * rows.count)
+    var samples: [UInt8] = []
     source.samples.withUnsafeBufferPointer { sourceBuffer in
       let sourceBase = sourceBuffer.baseAddress!
       lastRow.withUnsafeMutableBufferPointer {
@@ -30,7 +30,7 @@ enum PlaneKernels {
       lastRow.withUnsafeBufferPointer { lastRow in
         weights.withUnsafeBufferPointer { weights in
           coefficients.starts.withUnsafeBufferPointer { starts in
-            samples.withUnsafeMutableBufferPointer { output in
+            samples = ConvolutionKernels.writtenOutput(count: outputWidth * rows.count) { output in
               for (index, row) in rows.enumerated() {
                 let sourceRow = row == source.height - 1 ? lastRow.baseAddress! : sourceBase + row * width
                 let outputRow = output.baseAddress! + index * outputWidth

@@ -20,18 +20,18 @@ extension YCbCrImage {
     precondition(rgb.channels == 3, "the planar path takes opaque RGB")
     let (width, height) = (rgb.width, rgb.height)
     let chroma = Self.chromaSize(of: Size(width: width, height: height), factor: (2, 2))
-    var luma = [UInt8](repeating: 0, count: width * height)
-    var cb = [UInt8](repeating: 0, count: chroma.width * chroma.height)
-    var cr = cb
+    var luma: [UInt8] = []
+    var cb: [UInt8] = []
+    var cr: [UInt8] = []
     rgb.pixels.withUnsafeBufferPointer { source in
-      guard let source = source.baseAddress else { return }
-      luma.withUnsafeMutableBufferPointer { luma in
+      guard let source = source.baseAddress else { return }  // no pixels: empty planes
+      luma = ConvolutionKernels.writtenOutput(count: width * height) { luma in
         for row in 0..<height {
           Self.lumaRow(source + row * width * 3, luma.baseAddress! + row * width, count: width, channels: 3)
         }
       }
-      cb.withUnsafeMutableBufferPointer { cb in
-        cr.withUnsafeMutableBufferPointer { cr in
+      cr = ConvolutionKernels.writtenOutput(count: chroma.width * chroma.height) { cr in
+        cb = ConvolutionKernels.writtenOutput(count: chroma.width * chroma.height) { cb in
           for row in 0..<chroma.height {
             Self.chromaRow(
               source + 2 * row * width * 3, source + min(2 * row + 1, height - 1) * width * 3,
