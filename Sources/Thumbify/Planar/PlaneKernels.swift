@@ -35,31 +35,12 @@ enum PlaneKernels {
                 let sourceRow = row == source.height - 1 ? lastRow.baseAddress! : sourceBase + row * width
                 let outputRow = output.baseAddress! + index * outputWidth
                 let weights = weights.baseAddress!
-                var x = 0
-                // Four samples per step share one transpose-add and one 4-byte store.
-                while x + 4 <= outputWidth {
-                  let first = dot(sourceRow + starts[x], weights + x * padded, steps: steps)
-                  let second = dot(sourceRow + starts[x + 1], weights + (x + 1) * padded, steps: steps)
-                  let third = dot(sourceRow + starts[x + 2], weights + (x + 2) * padded, steps: steps)
-                  let fourth = dot(sourceRow + starts[x + 3], weights + (x + 3) * padded, steps: steps)
-                  let low =
-                    SIMD4(first[0], second[0], first[2], second[2])
-                    &+ SIMD4(first[1], second[1], first[3], second[3])
-                  let high =
-                    SIMD4(third[0], fourth[0], third[2], fourth[2])
-                    &+ SIMD4(third[1], fourth[1], third[3], fourth[3])
-                  let sums =
-                    SIMD4(low[0], low[1], high[0], high[1]) &+ SIMD4(low[2], low[3], high[2], high[3])
-                  let values = ((sums &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits)
-                    .clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                  UnsafeMutableRawPointer(outputRow + x).storeBytes(
-                    of: SIMD4<UInt8>(truncatingIfNeeded: values), as: SIMD4<UInt8>.self)
-                  x += 4
-                }
-                while x < outputWidth {
-                  outputRow[x] = clamp(
-                    dot(sourceRow + starts[x], weights + x * padded, steps: steps).wrappedSum())
-                  x += 1
+                // A constant step count lets the optimizer unroll `dot` (2 steps for a 2× Lanczos3).
+                switch steps {
+                case 1: Self.row(sourceRow, outputRow, starts, weights, steps: 1)
+                case 2: Self.row(sourceRow, outputRow, starts, weights, steps: 2)
+                case 3: Self.row(sourceRow, outputRow, starts, weights, steps: 3)
+                default: Self.row(sourceRow, outputRow, starts, weights, steps: steps)
                 }
               }
             }
@@ -68,6 +49,37 @@ enum PlaneKernels {
       }
     }
     return SamplePlane(width: outputWidth, height: rows.count, samples: samples)
+  }
+
+  /// One output row: four samples per step share one transpose-add and one 4-byte store.
+  @inline(__always)
+  private static func row(
+    _ sourceRow: UnsafePointer<UInt8>, _ outputRow: UnsafeMutablePointer<UInt8>,
+    _ starts: UnsafeBufferPointer<Int>, _ weights: UnsafePointer<Int16>, steps: Int
+  ) {
+    let outputWidth = starts.count
+    let padded = steps * 8
+    var x = 0
+    while x + 4 <= outputWidth {
+      let first = dot(sourceRow + starts[x], weights + x * padded, steps: steps)
+      let second = dot(sourceRow + starts[x + 1], weights + (x + 1) * padded, steps: steps)
+      let third = dot(sourceRow + starts[x + 2], weights + (x + 2) * padded, steps: steps)
+      let fourth = dot(sourceRow + starts[x + 3], weights + (x + 3) * padded, steps: steps)
+      let low =
+        SIMD4(first[0], second[0], first[2], second[2]) &+ SIMD4(first[1], second[1], first[3], second[3])
+      let high =
+        SIMD4(third[0], fourth[0], third[2], fourth[2]) &+ SIMD4(third[1], fourth[1], third[3], fourth[3])
+      let sums = SIMD4(low[0], low[1], high[0], high[1]) &+ SIMD4(low[2], low[3], high[2], high[3])
+      let values = ((sums &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits)
+        .clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+      UnsafeMutableRawPointer(outputRow + x).storeBytes(
+        of: SIMD4<UInt8>(truncatingIfNeeded: values), as: SIMD4<UInt8>.self)
+      x += 4
+    }
+    while x < outputWidth {
+      outputRow[x] = clamp(dot(sourceRow + starts[x], weights + x * padded, steps: steps).wrappedSum())
+      x += 1
+    }
   }
 
   /// The four partial sums of one sample's window: 8 taps per step, one `pmaddwd` each.

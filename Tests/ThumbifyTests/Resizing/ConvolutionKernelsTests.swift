@@ -6,10 +6,10 @@ import Testing
 /// `clamp((Σₖ weight[k] · sample[start + k] + 2¹³) >> 14)`, bit for bit.
 @Suite("Convolution kernels")
 struct ConvolutionKernelsTests {
-  /// Source and output lengths: odd and even tap counts, reductions of 1–9×, an enlargement,
-  /// widths under one SIMD step, a one-pixel axis.
+  /// Source and output lengths: odd and even tap counts, reductions of 1–9× (so 1, 2, 3 and more
+  /// eight-tap steps in the plane kernel), an enlargement, widths under one SIMD step, a one-pixel axis.
   static let axes = [
-    (1200, 600), (1000, 420), (37, 5), (640, 71), (9, 9), (5, 3), (1, 1), (3, 7), (913, 100),
+    (1200, 600), (1000, 420), (640, 200), (37, 5), (640, 71), (9, 9), (5, 3), (1, 1), (3, 7), (913, 100),
   ]
 
   @Test(arguments: [1, 3, 4], ResampleFilter.allCases)
