@@ -1,6 +1,6 @@
 /// The inner loops of `Resampler`: integer multiply-adds written so the
 /// optimizer vectorizes them (two taps of 4 channels per `pmaddwd`
-/// horizontally, two taps of 8 samples vertically).
+/// horizontally, two taps of 16 or 8 samples vertically).
 enum ConvolutionKernels {
   static let rounding = Int32(1) << (ResampleCoefficients.precisionBits - 1)
 
@@ -107,7 +107,7 @@ enum ConvolutionKernels {
   /// The vertical pass over samples `columns` of rows of `stride` interleaved samples (any channel
   /// count, planes too); the result's rows are `columns.count` samples.
   ///
-  /// Eight samples per step, two taps at a time: the two source rows' bytes are
+  /// Sixteen, then eight samples per step, two taps at a time: the two source rows' bytes are
   /// interleaved and multiplied by (wₖ wₖ₊₁ wₖ wₖ₊₁ …), whose even-plus-odd lane sums
   /// LLVM compiles to `pmaddwd`. The sums stay in registers for the whole window.
   static func verticalSamples(

@@ -48,7 +48,8 @@ struct ResampleCoefficients: Sendable {
     return first..<min(length, last + taps)
   }
 
-  /// The same windows over an axis whose samples are numbered from `-offset`.
+  /// The same windows with every start moved by `offset`: for a pass over part of the axis
+  /// (`shifted(by: -first)` when sample `first` becomes sample 0).
   func shifted(by offset: Int) -> ResampleCoefficients {
     var shifted = self
     shifted.starts = starts.map { $0 + offset }

@@ -87,7 +87,6 @@ public struct Resampler: Sendable {
     let vertical = ResampleCoefficients.cached(
       sourceLength: source.height, offset: region.y, span: region.height, outputLength: output.height,
       filter: filter)
-    let rows = vertical.sourceRange(length: source.height)
     if isIdentityX {
       return source.verticalPass(rowOffset: 0, columns: 0..<source.width, coefficients: vertical)
     }
@@ -95,6 +94,7 @@ public struct Resampler: Sendable {
       sourceLength: source.width, offset: region.x, span: region.width, outputLength: output.width,
       filter: filter)
     if isIdentityY { return source.horizontalPass(rows: 0..<source.height, coefficients: horizontal) }
+    let rows = vertical.sourceRange(length: source.height)
     let columns = horizontal.sourceRange(length: source.width)
     // Each order's multiply-adds, in vertical-pass units: the horizontal kernels cost more per tap.
     let horizontalTaps = Double(horizontal.taps * output.width) * Image.horizontalCostPerTap
