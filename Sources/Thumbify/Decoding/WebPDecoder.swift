@@ -8,14 +8,13 @@ import CWebP
 /// The orientation in an `EXIF` chunk is applied. Output is RGBA when the
 /// bitstream has alpha, RGB otherwise. For an animation, the first frame is decoded.
 struct WebPDecoder: ImageDecoding {
+  /// The largest still WebP, in pixels, that ``decodePlanes(_:options:)`` decodes at full size
+  /// (4000×3000, 18 MB of planes); larger ones keep the scaled decode, which never holds the full frame.
+  var fullSizePlanesLimit = 12_000_000
+
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     let chunks = WebPChunks(data)
-    let features = try data.withUnsafeBufferPointer { (webp) throws(ImageError) -> WebPBitstreamFeatures in
-      var features = WebPBitstreamFeatures()
-      let status = thumbify_webp_get_features(webp.baseAddress, webp.count, &features)
-      guard status == VP8_STATUS_OK else { throw Self.error(status) }
-      return features
-    }
+    let features = try Self.features(of: data)
     let stored = Size(width: Int(features.width), height: Int(features.height))
     try options.checkPixels(stored, format: .webp)
     if features.has_animation != 0 {
@@ -28,6 +27,18 @@ struct WebPDecoder: ImageDecoding {
       data, size: size, scaled: size != stored, hasAlpha: features.has_alpha != 0)
     return DecodedImage(
       buffer: buffer.oriented(orientation), format: .webp, originalSize: orientation.upright(stored))
+  }
+
+  /// The header's size, alpha and animation flags.
+  ///
+  /// The corresponding C function is `WebPGetFeatures`.
+  static func features(of data: [UInt8]) throws(ImageError) -> WebPBitstreamFeatures {
+    try data.withUnsafeBufferPointer { (webp) throws(ImageError) -> WebPBitstreamFeatures in
+      var features = WebPBitstreamFeatures()
+      let status = thumbify_webp_get_features(webp.baseAddress, webp.count, &features)
+      guard status == VP8_STATUS_OK else { throw Self.error(status) }
+      return features
+    }
   }
 
   /// Decodes a still bitstream (a whole file, or an animation frame's `ALPH`+`VP8 `/`VP8L` chunks) at `size`.

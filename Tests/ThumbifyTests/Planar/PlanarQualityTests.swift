@@ -60,7 +60,19 @@ struct PlanarQualityTests {
     try Self.expectPlanarMatchesTheRGBPath(png, name: name + " as PNG", box: box)
   }
 
-  static func expectPlanarMatchesTheRGBPath(_ bytes: [UInt8], name: String, box: Int) throws {
+  @Test(arguments: ["ladybird.webp", "yellowflower.webp"], 0..<3)
+  func planarWebPThumbnailsOfWebPPhotosMatchTheRGBPath(name: String, box: Int) throws {
+    // A lossy WebP: libwebp's own planes at full size, resized by Lanczos3, instead of its scaled
+    // RGB decode (an area average). On these saturated photos the planar path is closer in every
+    // channel at 600×315; at 150×150 and 64×64 its blue is up to 0.8 dB further and its red and
+    // green closer (docs/imaging.md), so a channel may trail by 1 dB while the mean may not.
+    try Self.expectPlanarMatchesTheRGBPath(
+      try Fixtures.photoBytes(name), name: name, box: box, channelTolerance: 1)
+  }
+
+  static func expectPlanarMatchesTheRGBPath(
+    _ bytes: [UInt8], name: String, box: Int, channelTolerance: Double = 0.5
+  ) throws {
     // Given a photo's WebP thumbnail in this box made by both paths (the planar path is
     // only taken for WebP, whose encoder takes 4:2:0 planes)
     let (target, fit) = Self.boxes[box]
@@ -87,7 +99,11 @@ struct PlanarQualityTests {
     let planarPSNR = Self.psnr(planarThumbnail, reference)
     let rgbPSNR = Self.psnr(rgbThumbnail, reference)
     for channel in 0..<3 {
-      #expect(planarPSNR[channel] >= rgbPSNR[channel] - 0.5, "PSNR \(planarPSNR) vs RGB path \(rgbPSNR)")
+      #expect(
+        planarPSNR[channel] >= rgbPSNR[channel] - channelTolerance,
+        "PSNR \(planarPSNR) vs RGB path \(rgbPSNR)")
     }
+    let mean = (planarPSNR.reduce(0, +) / 3, rgbPSNR.reduce(0, +) / 3)
+    #expect(mean.0 >= mean.1 - 0.25, "mean PSNR \(mean.0) vs RGB path \(mean.1)")
   }
 }
