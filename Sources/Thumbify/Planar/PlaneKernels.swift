@@ -70,8 +70,12 @@ enum PlaneKernels {
       let high =
         SIMD4(third[0], fourth[0], third[2], fourth[2]) &+ SIMD4(third[1], fourth[1], third[3], fourth[3])
       let sums = SIMD4(low[0], low[1], high[0], high[1]) &+ SIMD4(low[2], low[3], high[2], high[3])
-      let values = ((sums &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits)
-        .clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+      // Clamped with sign masks: `clamped(lowerBound:upperBound:)` on SIMD4<Int32> stayed two
+      // out-of-line `pointwiseMin`/`pointwiseMax` calls per four samples, and compare-and-select
+      // made `row` too big to inline, losing the constant step counts (objdump, perf).
+      var values = (sums &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits
+      values &= ~(values &>> 31)  // negative → 0
+      values |= (255 &- values) &>> 31  // above 255 → all ones, whose low byte is 255
       UnsafeMutableRawPointer(outputRow + x).storeBytes(
         of: SIMD4<UInt8>(truncatingIfNeeded: values), as: SIMD4<UInt8>.self)
       x += 4
