@@ -5,7 +5,7 @@ extension WebPEncoder {
   ///
   /// The planes are copied into a `WebPPicture` (`use_argb = 0`, `WEBP_YUV420`),
   /// converted from full to limited range on the way when needed
-  /// (``YCbCrImage/limitedRange()``'s tables), so libwebp's
+  /// (``YCbCrImage/limitedRange()``'s mapping, as multiply-adds), so libwebp's
   /// RGB import (`WebPPictureImportRGB`) is skipped.
   ///
   /// The corresponding C functions are `WebPPictureAlloc` and `WebPEncode`.
@@ -16,7 +16,7 @@ extension WebPEncoder {
     else {
       throw .encodingFailed(format: .webp, message: "The planes are not 4:2:0 (\(image.chromaFactor)).")
     }
-    let tables = image.range == .full ? YCbCrImage.limitedRangeTables : nil
+    let mappings = image.range == .full ? YCbCrImage.limitedRangeMappings : nil
     return try encodePicture(options: options) { (picture) throws(ImageError) in
       picture.width = Int32(image.width)
       picture.height = Int32(image.height)
@@ -25,32 +25,12 @@ extension WebPEncoder {
       guard WebPPictureAlloc(&picture) != 0 else {
         throw .encodingFailed(format: .webp, message: Self.message(for: picture.error_code))
       }
-      Self.copy(image.luma, to: picture.y, stride: Int(picture.y_stride), through: tables?.luma)
-      Self.copy(image.cb, to: picture.u, stride: Int(picture.uv_stride), through: tables?.chroma)
-      Self.copy(image.cr, to: picture.v, stride: Int(picture.uv_stride), through: tables?.chroma)
-    }
-  }
-
-  /// Copies a plane's rows into a picture plane of `stride` bytes per row, mapping each sample through `table`.
-  private static func copy(
-    _ plane: SamplePlane, to destination: UnsafeMutablePointer<UInt8>?, stride: Int, through table: [UInt8]?
-  ) {
-    guard let destination else { return }
-    plane.samples.withUnsafeBufferPointer { source in
-      guard let table else {
-        for row in 0..<plane.height {
-          (destination + row * stride).update(
-            from: source.baseAddress! + row * plane.width, count: plane.width)
-        }
-        return
+      guard let y = picture.y, let u = picture.u, let v = picture.v else {
+        throw .encodingFailed(format: .webp, message: "libwebp allocated no planes.")
       }
-      table.withUnsafeBufferPointer { table in
-        for row in 0..<plane.height {
-          let input = source.baseAddress! + row * plane.width
-          let output = destination + row * stride
-          for x in 0..<plane.width { output[x] = table[Int(input[x])] }
-        }
-      }
+      YCbCrImage.copy(image.luma, to: y, stride: Int(picture.y_stride), mapping: mappings?.luma)
+      YCbCrImage.copy(image.cb, to: u, stride: Int(picture.uv_stride), mapping: mappings?.chroma)
+      YCbCrImage.copy(image.cr, to: v, stride: Int(picture.uv_stride), mapping: mappings?.chroma)
     }
   }
 }

@@ -61,6 +61,28 @@ struct PlanarPathTests {
     #expect(rgb == reference)
   }
 
+  @Test func limitedRangeMappingsAreTheRoundedDefinitions() {
+    // Given every sample value, one by one and sixteen at a time
+    let (luma, chroma) = (YCbCrImage.limitedRangeMappings.luma, YCbCrImage.limitedRangeMappings.chroma)
+    for value in 0..<256 {
+      let sample = UInt8(value)
+      // Then each maps as Y′ = 16 + Y·219/255 and C′ = 128 + (C − 128)·224/255, rounded
+      let expectedLuma = UInt8((16 + Double(value) * 219 / 255).rounded())
+      let expectedChroma = UInt8((128 + (Double(value) - 128) * 224 / 255).rounded())
+      #expect(luma(sample) == expectedLuma && chroma(sample) == expectedChroma, "\(value)")
+      #expect(luma(SIMD16(repeating: sample)) == SIMD16(repeating: expectedLuma), "\(value)")
+      #expect(chroma(SIMD16(repeating: sample)) == SIMD16(repeating: expectedChroma), "\(value)")
+    }
+    // And a full-range image's copy is mapped sample by sample, SIMD steps and tail alike
+    let plane = SamplePlane(width: 37, height: 3, samples: (0..<111).map { UInt8($0 * 7 % 256) })
+    let image = YCbCrImage(
+      luma: plane, cb: SamplePlane(width: 19, height: 2, repeating: 0),
+      cr: SamplePlane(width: 19, height: 2, repeating: 255), range: .full, chromaFactor: (2, 2)
+    ).limitedRange()
+    #expect(image.range == .limited && image.luma.samples == plane.samples.map { luma($0) })
+    #expect(image.cb.samples.allSatisfy { $0 == 16 } && image.cr.samples.allSatisfy { $0 == 240 })
+  }
+
   @Test func cmykJPEGAndTransparentPNGSourcesTakeTheRGBPath() throws {
     // (Transparent and animated WebP: WebPPlanesTests.)
     let decoder = ImageDecoder()
