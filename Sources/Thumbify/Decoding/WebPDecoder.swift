@@ -7,6 +7,7 @@ import CWebP
 /// libwebp's area-averaging rescaler to the size ``ShrinkOnLoad`` requires.
 /// The orientation in an `EXIF` chunk is applied. Output is RGBA when the
 /// bitstream has alpha, RGB otherwise. For an animation, the first frame is decoded.
+/// The planar path decodes opaque stills at full size instead (``decodePlanes(_:options:)``).
 struct WebPDecoder: ImageDecoding {
   /// The largest still WebP, in pixels, that ``decodePlanes(_:options:)`` decodes at full size
   /// (4000×3000, 18 MB of planes); larger ones keep the scaled decode, which never holds the full frame.
