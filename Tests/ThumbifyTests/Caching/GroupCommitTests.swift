@@ -202,6 +202,7 @@ struct GroupCommitTests {
     defer { removeDirectory(directory) }
     // Given a crawl job whose second page hangs until it is released,
     let fetcher = GatedFetcher(slowURL: "http://site.test/slow")
+    defer { fetcher.release() }  // also when a requirement below fails, so the job ends
     fetcher.stub.serve("http://site.test/a", "title: A")
     fetcher.stub.serve("http://site.test/slow", "title: Slow")
     let job = CrawlJob(
@@ -218,14 +219,18 @@ struct GroupCommitTests {
         }
       }
     }
-    // when the first page is finished and nothing else happens,
-    var deadline = Date().addingTimeInterval(60)
+    // when the first page is finished and nothing else happens (generous deadlines: under
+    // `swift test --parallel` on two cores, synchronous CPU-bound suites can hold the cooperative
+    // pool for over a minute; CI once ran past a 60 s deadline here, and the state database did
+    // not exist yet when it was queried),
+    var deadline = Date().addingTimeInterval(600)
     while !finished.withLock({ $0.contains("http://site.test/a") }), Date() < deadline {
       try await Task.sleep(for: .milliseconds(10))
     }
+    try #require(finished.withLock { $0.contains("http://site.test/a") })
     // then its record is committed while the crawl still waits (another connection sees it),
     let statePath = CrawlJob.statePath(for: directory)
-    deadline = Date().addingTimeInterval(30)
+    deadline = Date().addingTimeInterval(300)
     var seen = try committedPages(in: statePath)
     while seen < 1, Date() < deadline {
       try await Task.sleep(for: .milliseconds(10))
