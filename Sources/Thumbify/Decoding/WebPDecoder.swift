@@ -48,32 +48,44 @@ struct WebPDecoder: ImageDecoding {
   static func decodeBitstream(_ data: [UInt8], size: Size, scaled: Bool, hasAlpha: Bool) throws(ImageError)
     -> PixelBuffer
   {
+    let channels = hasAlpha ? 4 : 3
+    var pixels = [UInt8](repeating: 0, count: size.width * size.height * channels)
+    try decode(data, size: size) { config in
+      if scaled {
+        config.options.use_scaling = 1
+        config.options.scaled_width = Int32(size.width)
+        config.options.scaled_height = Int32(size.height)
+      }
+      config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
+      return pixels.withUnsafeMutableBufferPointer { output in
+        config.output.u.RGBA.rgba = output.baseAddress
+        config.output.u.RGBA.stride = Int32(size.width * channels)
+        config.output.u.RGBA.size = output.count
+        return WebPDecode(data, data.count, &config)
+      }
+    }
+    return PixelBuffer(width: size.width, height: size.height, channels: channels, pixels: pixels)
+  }
+
+  /// One `WebPDecode` into caller-owned memory: `body` sets the options and the output
+  /// buffers of a fresh configuration (`is_external_memory` already set) and calls
+  /// `WebPDecode`; then libwebp's side of the output is freed and the status and the
+  /// frame's size are checked.
+  static func decode(
+    _ data: [UInt8], size: Size, _ body: (inout WebPDecoderConfig) -> VP8StatusCode
+  ) throws(ImageError) {
     var config = WebPDecoderConfig()
     guard thumbify_webp_init_decoder_config(&config) != 0 else {
       throw .corrupt(format: .webp, message: "libwebp's decoder ABI does not match its header.")
     }
-    let channels = hasAlpha ? 4 : 3
-    var pixels = [UInt8](repeating: 0, count: size.width * size.height * channels)
-    if scaled {
-      config.options.use_scaling = 1
-      config.options.scaled_width = Int32(size.width)
-      config.options.scaled_height = Int32(size.height)
-    }
-    config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
     config.output.is_external_memory = 1
-    let status = pixels.withUnsafeMutableBufferPointer { output in
-      config.output.u.RGBA.rgba = output.baseAddress
-      config.output.u.RGBA.stride = Int32(size.width * channels)
-      config.output.u.RGBA.size = output.count
-      return data.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
-    }
+    let status = body(&config)
     WebPFreeDecBuffer(&config.output)
     guard status == VP8_STATUS_OK else { throw error(status) }
     guard Int(config.output.width) == size.width, Int(config.output.height) == size.height else {
       throw .corrupt(
         format: .webp, message: "The frame is \(config.output.width)×\(config.output.height), not \(size).")
     }
-    return PixelBuffer(width: size.width, height: size.height, channels: channels, pixels: pixels)
   }
 
   /// The smallest size with `stored`'s aspect ratio (to within rounding) that covers `required`.

@@ -41,38 +41,29 @@ extension WebPDecoder {
   static func decodePlanes(_ data: [UInt8], size: Size, bypassFiltering: Bool) throws(ImageError)
     -> YCbCrImage
   {
-    var config = WebPDecoderConfig()
-    guard thumbify_webp_init_decoder_config(&config) != 0 else {
-      throw .corrupt(format: .webp, message: "libwebp's decoder ABI does not match its header.")
-    }
     let chroma = YCbCrImage.chromaSize(of: size, factor: (2, 2))
     var luma = [UInt8](repeating: 0, count: size.width * size.height)
     var cb = [UInt8](repeating: 0, count: chroma.width * chroma.height)
     var cr = cb
-    config.options.bypass_filtering = bypassFiltering ? 1 : 0
-    config.output.colorspace = MODE_YUV
-    config.output.is_external_memory = 1
-    let status = luma.withUnsafeMutableBufferPointer { luma in
-      cb.withUnsafeMutableBufferPointer { cb in
-        cr.withUnsafeMutableBufferPointer { cr in
-          config.output.u.YUVA.y = luma.baseAddress
-          config.output.u.YUVA.y_stride = Int32(size.width)
-          config.output.u.YUVA.y_size = luma.count
-          config.output.u.YUVA.u = cb.baseAddress
-          config.output.u.YUVA.u_stride = Int32(chroma.width)
-          config.output.u.YUVA.u_size = cb.count
-          config.output.u.YUVA.v = cr.baseAddress
-          config.output.u.YUVA.v_stride = Int32(chroma.width)
-          config.output.u.YUVA.v_size = cr.count
-          return data.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+    try decode(data, size: size) { config in
+      config.options.bypass_filtering = bypassFiltering ? 1 : 0
+      config.output.colorspace = MODE_YUV
+      return luma.withUnsafeMutableBufferPointer { luma in
+        cb.withUnsafeMutableBufferPointer { cb in
+          cr.withUnsafeMutableBufferPointer { cr in
+            config.output.u.YUVA.y = luma.baseAddress
+            config.output.u.YUVA.y_stride = Int32(size.width)
+            config.output.u.YUVA.y_size = luma.count
+            config.output.u.YUVA.u = cb.baseAddress
+            config.output.u.YUVA.u_stride = Int32(chroma.width)
+            config.output.u.YUVA.u_size = cb.count
+            config.output.u.YUVA.v = cr.baseAddress
+            config.output.u.YUVA.v_stride = Int32(chroma.width)
+            config.output.u.YUVA.v_size = cr.count
+            return WebPDecode(data, data.count, &config)
+          }
         }
       }
-    }
-    WebPFreeDecBuffer(&config.output)
-    guard status == VP8_STATUS_OK else { throw error(status) }
-    guard Int(config.output.width) == size.width, Int(config.output.height) == size.height else {
-      throw .corrupt(
-        format: .webp, message: "The frame is \(config.output.width)×\(config.output.height), not \(size).")
     }
     return YCbCrImage(
       luma: SamplePlane(width: size.width, height: size.height, samples: luma),

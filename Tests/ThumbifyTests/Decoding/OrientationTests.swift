@@ -18,12 +18,17 @@ struct OrientationTests {
     8: [2, 0, 3, 1],
   ]
 
+  /// The upright 64×32 quadrant picture (red top-left) as a camera with `orientation` stores it.
+  static func storedPicture(_ orientation: Int) -> PixelBuffer {
+    let swaps = orientation >= 5
+    let colors = storedQuadrants[orientation, default: []].map { TestImages.quadrantColors[$0] }
+    return TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
+  }
+
   @Test(arguments: 1...8, [false, true])
   func jpegIsDecodedUpright(orientation: Int, isLittleEndian: Bool) throws {
     // Given the upright 64×32 picture (red top-left) stored the way a camera with this orientation stores it
-    let swaps = orientation >= 5
-    let colors = Self.storedQuadrants[orientation, default: []].map { TestImages.quadrantColors[$0] }
-    let stored = TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
+    let stored = Self.storedPicture(orientation)
     let jpeg = TestImages.withExifOrientation(
       TestImages.jpeg(stored), orientation, isLittleEndian: isLittleEndian)
 

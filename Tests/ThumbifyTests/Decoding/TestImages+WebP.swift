@@ -21,6 +21,14 @@ extension TestImages {
     return Array(UnsafeBufferPointer(start: output, count: size))
   }
 
+  /// An extended WebP of `buffer` (lossy) with an `EXIF` chunk holding `orientation`.
+  static func webpWithExifOrientation(_ buffer: PixelBuffer, _ orientation: Int) -> [UInt8] {
+    let exif = Array("Exif".utf8) + [0, 0] + tiffOrientation(UInt16(orientation), isLittleEndian: true)
+    return webpFile(
+      vp8x(flags: 0x08, width: buffer.width, height: buffer.height) + webpChunks(webp(buffer))
+        + riffChunk("EXIF", exif))
+  }
+
   /// A RIFF chunk: four-character code, little-endian size, payload, pad byte.
   static func riffChunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
     Array(fourCC.utf8) + le32(payload.count) + payload + (payload.count % 2 == 1 ? [0] : [])

@@ -55,16 +55,7 @@ struct WebPDecoderTests {
   @Test(arguments: [6, 3])
   func appliesTheEXIFChunksOrientation(orientation: Int) throws {
     // Given the quadrant picture stored rotated, in an extended WebP with an EXIF chunk
-    let colors = OrientationTests.storedQuadrants[orientation, default: []].map {
-      TestImages.quadrantColors[$0]
-    }
-    let swaps = orientation >= 5
-    let stored = TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
-    let exif =
-      Array("Exif".utf8) + [0, 0] + TestImages.tiffOrientation(UInt16(orientation), isLittleEndian: true)
-    let webp = TestImages.webpFile(
-      TestImages.vp8x(flags: 0x08, width: stored.width, height: stored.height)
-        + TestImages.webpChunks(TestImages.webp(stored)) + TestImages.riffChunk("EXIF", exif))
+    let webp = TestImages.webpWithExifOrientation(OrientationTests.storedPicture(orientation), orientation)
 
     // When decoded, then it is upright
     let image = try decoder.decode(webp, options: DecodeOptions())

@@ -235,12 +235,8 @@ struct PlanarPathTests {
   @Test(arguments: 1...8, [OutputFormat.png, .webp])
   func exifOrientationGivesUprightThumbnails(orientation: Int, format: OutputFormat) throws {
     // Given the upright 64×32 quadrant picture stored with this orientation
-    let swaps = orientation >= 5
-    let colors = OrientationTests.storedQuadrants[orientation, default: []].map {
-      TestImages.quadrantColors[$0]
-    }
-    let stored = TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
-    let jpeg = TestImages.withExifOrientation(TestImages.jpeg(stored), orientation)
+    let jpeg = TestImages.withExifOrientation(
+      TestImages.jpeg(OrientationTests.storedPicture(orientation)), orientation)
 
     // When the planar path makes a 32×16 thumbnail
     let root = try Fixtures.temporaryDirectory()
@@ -261,12 +257,8 @@ struct PlanarPathTests {
   @Test(arguments: 1...8)
   func exifOrientationGivesUprightPlanes(orientation: Int) throws {
     // Given the upright 64×32 quadrant picture stored with this orientation
-    let swaps = orientation >= 5
-    let colors = OrientationTests.storedQuadrants[orientation, default: []].map {
-      TestImages.quadrantColors[$0]
-    }
-    let stored = TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
-    let jpeg = TestImages.withExifOrientation(TestImages.jpeg(stored), orientation)
+    let jpeg = TestImages.withExifOrientation(
+      TestImages.jpeg(OrientationTests.storedPicture(orientation)), orientation)
 
     // When it is decoded to planes and converted to RGB
     let planes = try #require(try ImageDecoder().decodePlanes(jpeg, options: DecodeOptions()))

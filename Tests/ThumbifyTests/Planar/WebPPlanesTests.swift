@@ -102,16 +102,7 @@ struct WebPPlanesTests {
   @Test(arguments: 1...8)
   func exifOrientationGivesUprightPlanes(orientation: Int) throws {
     // Given the upright 64×32 quadrant picture stored with this orientation in an EXIF chunk
-    let swaps = orientation >= 5
-    let colors = OrientationTests.storedQuadrants[orientation, default: []].map {
-      TestImages.quadrantColors[$0]
-    }
-    let stored = TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
-    let exif =
-      Array("Exif".utf8) + [0, 0] + TestImages.tiffOrientation(UInt16(orientation), isLittleEndian: true)
-    let webp = TestImages.webpFile(
-      TestImages.vp8x(flags: 0x08, width: stored.width, height: stored.height)
-        + TestImages.webpChunks(TestImages.webp(stored)) + TestImages.riffChunk("EXIF", exif))
+    let webp = TestImages.webpWithExifOrientation(OrientationTests.storedPicture(orientation), orientation)
 
     // When it is decoded to planes and converted to RGB
     let planes = try #require(try ImageDecoder().decodePlanes(webp, options: DecodeOptions()))
