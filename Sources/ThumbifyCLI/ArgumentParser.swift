@@ -85,6 +85,17 @@ enum ArgumentParser {
   }
 
   private static func validate(_ parsed: inout ParsedArguments, spec: CommandSpec) throws(UsageError) {
+    // No value of any command may be empty: an empty path would mean the current or root directory
+    // (`--out ""` once wrote into `/`), and no other value is meaningful empty.
+    for option in spec.allOptions where parsed.values[option.long]?.contains("") == true {
+      throw UsageError("The value '' is invalid for '\(option.synopsis)'")
+    }
+    if let index = parsed.positionals.firstIndex(of: ""),
+      let argument = spec.arguments.isEmpty
+        ? nil : spec.arguments[min(index, spec.arguments.count - 1)]
+    {
+      throw UsageError("The value '' is invalid for '\(argument.usage)'")
+    }
     for option in spec.options where !option.isFlag {
       if parsed.values[option.long] == nil {
         if let defaultValue = option.defaultValue {

@@ -238,6 +238,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, huge_robots(), "text/plain")
         elif variant == "robots-rules":
             self.send(200, RULES, "text/plain")
+        elif variant == "robots-delay":  # a delay no Duration can hold (it used to trap)
+            self.send(200, b"User-agent: *\nCrawl-delay: 1e308\nDisallow: /blocked\n", "text/plain")
         elif variant == "robots-etag":
             if self.headers.get("If-None-Match") == '"r1"':
                 self.send_response(304)

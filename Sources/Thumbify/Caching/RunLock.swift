@@ -29,6 +29,9 @@ public final class RunLock: Sendable {
   ///
   /// The corresponding C function is `flock(2)` with `LOCK_EX | LOCK_NB`.
   public init(directory: String) throws(Failure) {
+    guard !directory.isEmpty else {
+      throw .io(.io(path: directory, operation: "use", message: "An output directory must be named"))
+    }
     let stateDirectory = directory + "/.thumbify"
     let path = stateDirectory + "/lock"
     do {

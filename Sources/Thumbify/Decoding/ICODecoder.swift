@@ -70,7 +70,7 @@ struct ICODecoder: ImageDecoding {
       } else if !entry.isPNG, let width = try? data.i32le(4), let height = try? data.i32le(8),
         let depth = try? data.u16le(14)
       {
-        entry.size = Size(width: Int(width), height: Int(abs(height) / 2))
+        entry.size = Size(width: Int(width), height: abs(Int(height)) / 2)
         entry.bitDepth = Int(depth)
       }
       entries.append(entry)

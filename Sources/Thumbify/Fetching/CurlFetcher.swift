@@ -97,7 +97,11 @@ public final class CurlFetcher: Fetching {
     }
     let rules = verdict.rules
     if let delay = rules.crawlDelay, delay > 0 {
-      let capped = min(Duration.milliseconds(Int(delay * 1000)), configuration.maxCrawlDelay)
+      // Compared as seconds before any conversion: a huge delay (1e308) does not fit a Duration.
+      let maxSeconds = Double(configuration.maxCrawlDelay.components.seconds)
+      let capped =
+        delay >= maxSeconds
+        ? configuration.maxCrawlDelay : min(.milliseconds(delay * 1000), configuration.maxCrawlDelay)
       loop.setDelay(max(capped, configuration.perHostDelay), host: target.hostKey)
     }
     guard rules.allows(target.pathAndQuery) else {

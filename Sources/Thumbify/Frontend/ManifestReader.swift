@@ -76,7 +76,7 @@ public struct ManifestReader: Sendable {
       }
       try body(try decoded.map { try $0.get() })
     }
-    while let line = lines.nextLine() {
+    while let line = try Self.nextLine(lines, path: path) {
       lineNumber += 1
       if line.count > Self.maximumLineLength { throw ManifestError.lineTooLong(path: path, line: lineNumber) }
       guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
@@ -84,6 +84,14 @@ public struct ManifestReader: Sendable {
       if batch.count >= max(1, batchSize) { try flush() }
     }
     if !batch.isEmpty { try flush() }
+  }
+
+  private static func nextLine(_ lines: LineReader, path: String) throws(ManifestError) -> [UInt8]? {
+    do {
+      return try lines.nextLine()
+    } catch {
+      throw .unreadable(path: path, message: message(error))
+    }
   }
 
   private static func message(_ error: StoreError) -> String {

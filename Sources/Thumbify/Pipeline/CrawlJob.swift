@@ -121,7 +121,7 @@ public final class CrawlJob: Sendable {
         }
         await onEvent(event)
       }
-      if let error = crawler.cardError { throw error }
+      if let error = crawler.listError ?? crawler.cardError { throw error }
       var summary = counts.withLock { $0 }
       summary.isResumed = run.isResumed
       summary.outcomes = [:]
@@ -138,7 +138,7 @@ public final class CrawlJob: Sendable {
             throw .io(path: statePath, operation: "read the card keys of", message: error.message)
           }
         }))
-      let list = try openList()
+      let list = ListCursor(try openList())
       // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
       // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
       let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
@@ -165,6 +165,8 @@ public final class CrawlJob: Sendable {
             if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
           }
         })
+      // A list that could not be read to its end must not replace the manifest (or sweep cards).
+      if let error = list.error { throw error }
       if let robots { try state.saveRobotsEntries(robots.export()) }
       try cards.drain()
       try writer.commit()

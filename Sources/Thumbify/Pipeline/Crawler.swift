@@ -39,6 +39,7 @@ public final class Crawler: Sendable {
   private let iconVariants: ImageStage.Variants
   private let inFlight = Mutex<Set<String>>([])
   private let firstCardError = Mutex<StoreError?>(nil)
+  private let firstListError = Mutex<StoreError?>(nil)
 
   /// - Parameter cards: when given, each record's card file is written as soon as the record is saved
   ///   (a card that cannot be written is kept in `cardError` and no more cards are written).
@@ -86,6 +87,7 @@ public final class Crawler: Sendable {
     } catch {
       // Cancelled: what was finished is committed all the same.
     }
+    if let error = source.error { firstListError.withLock { $0 = error } }
     try state.flush()
   }
 
@@ -200,6 +202,10 @@ public final class Crawler: Sendable {
     }
   }
 
+  /// Why the URL list could not be read to its end (the crawl stopped there; its caller fails the run
+  /// rather than write a manifest of part of the list).
+  public var listError: StoreError? { firstListError.withLock { $0 } }
+
   /// The first card file that could not be written (the crawl goes on; its caller fails the run).
   public var cardError: StoreError? { firstCardError.withLock { $0 } }
 
@@ -266,9 +272,23 @@ public final class Crawler: Sendable {
   }
 }
 
-/// The URL list behind a Mutex, read by one worker at a time.
-private final class ListCursor: Sendable {
-  private let list: Mutex<URLListReader>
-  init(_ list: URLListReader) { self.list = Mutex(list) }
-  func next() -> URLListReader.Entry? { list.withLock { $0.next() } }
+/// The URL list behind a Mutex, read by one worker at a time; a read error ends it and is kept.
+final class ListCursor: Sendable {
+  private let list: Mutex<(reader: URLListReader, error: StoreError?)>
+  init(_ list: URLListReader) { self.list = Mutex((list, nil)) }
+
+  func next() -> URLListReader.Entry? {
+    list.withLock { list -> URLListReader.Entry? in
+      guard list.error == nil else { return nil }
+      do throws(StoreError) {
+        return try list.reader.next()
+      } catch {
+        list.error = error
+        return nil
+      }
+    }
+  }
+
+  /// Why the list ended early, if it did.
+  var error: StoreError? { list.withLock { $0.error } }
 }

@@ -12,6 +12,8 @@ public final class LineReader {
 
   private var source: Source
   public let maxLength: Int
+  /// The path or descriptor read, for error messages.
+  private let description: String
 
   /// Opens `path`.
   ///
@@ -20,17 +22,31 @@ public final class LineReader {
     guard let file = fopen(path, "r") else {
       throw .io(path: path, operation: "open", message: String(cString: strerror(errno)))
     }
+    // fopen(3) opens a directory for reading; only read(2) fails on it, which would look like an
+    // empty file (and an empty URL list empties the manifest).
+    var status = stat()
+    if fstat(fileno(file), &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      fclose(file)
+      throw .io(path: path, operation: "read", message: String(cString: strerror(EISDIR)))
+    }
     source = .file(file)
+    description = path
     self.maxLength = maxLength
   }
 
   /// Reads from an open descriptor, which is duplicated (the caller keeps its own).
   public init(fileDescriptor: Int32, maxLength: Int = 16 << 20) throws(StoreError) {
     let copy = dup(fileDescriptor)
-    guard copy >= 0, let file = fdopen(copy, "r") else {
+    guard copy >= 0 else {
       throw .io(path: "fd \(fileDescriptor)", operation: "read", message: String(cString: strerror(errno)))
     }
+    guard let file = fdopen(copy, "r") else {
+      let code = errno
+      close(copy)
+      throw .io(path: "fd \(fileDescriptor)", operation: "read", message: String(cString: strerror(code)))
+    }
     source = .file(file)
+    description = "fd \(fileDescriptor)"
     self.maxLength = maxLength
   }
 
@@ -38,6 +54,7 @@ public final class LineReader {
   public init(bytes: [UInt8], maxLength: Int = 16 << 20) {
     source = .bytes(bytes, offset: 0)
     self.maxLength = maxLength
+    description = "bytes"
   }
 
   deinit {
@@ -45,14 +62,21 @@ public final class LineReader {
   }
 
   /// The next line without its `\n`, or `nil` at the end.
-  public func nextLine() -> [UInt8]? {
+  ///
+  /// - Throws: `StoreError.io` when reading fails (a read error is never taken for the end).
+  public func nextLine() throws(StoreError) -> [UInt8]? {
     switch source {
     case .file(let file):
       var line: [UInt8] = []
       var sawAny = false
       while true {
         let character = getc_unlocked(file)
-        if character == EOF { break }
+        if character == EOF {
+          if ferror(file) != 0 {
+            throw .io(path: description, operation: "read", message: String(cString: strerror(errno)))
+          }
+          break
+        }
         sawAny = true
         if character == 0x0A { break }
         if line.count <= maxLength { line.append(UInt8(truncatingIfNeeded: character)) }

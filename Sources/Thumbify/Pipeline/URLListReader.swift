@@ -43,8 +43,10 @@ public final class URLListReader: @unchecked Sendable {
   }
 
   /// The next URL or invalid line, or `nil` at the end of the list.
-  public func next() -> Entry? {
-    while let line = lines.nextLine() {
+  ///
+  /// - Throws: `StoreError.io` when the list cannot be read on.
+  public func next() throws(StoreError) -> Entry? {
+    while let line = try lines.nextLine() {
       lineNumber += 1
       let text = Self.trimmed(line)
       if text.isEmpty || text.hasPrefix("#") { continue }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Thumbify
 
 /// `thumbify crawl <urls-file|-> --out <dir>`: the nightly job.
@@ -113,23 +114,18 @@ enum CrawlCommand: Subcommand {
       console.printError("Error: \(message)")
       return ExitCode.fatal
     }
-    let listPath: String
-    if options.listPath == "-" {
-      // Standard input is read once; it is spooled to the state directory so the manifest pass can
-      // read it again in order, without holding the list in memory.
-      let spool = options.outputDirectory + "/.thumbify/stdin-urls.txt"
+    let isStandardInput = options.listPath == "-"
+    // Standard input is read once; it is spooled to the state directory so the manifest pass can read
+    // it again in order, without holding the list in memory. The spool is written by the job's first
+    // `openList`, under the run lock: a refused second run must not overwrite the running one's list.
+    let listPath = isStandardInput ? options.outputDirectory + "/.thumbify/stdin-urls.txt" : options.listPath
+    if !isStandardInput {
       do {
-        try FileSystem.makeDirectories(options.outputDirectory + "/.thumbify")
-        try console.copyStandardInput(to: spool)
+        _ = try URLListReader(path: listPath)
       } catch {
-        return fatal(error.description)
+        guard case .io(_, _, let message) = error else { return fatal(error.description) }
+        return fatal("Cannot read the URL list '\(listPath)': \(message).")
       }
-      listPath = spool
-    } else {
-      listPath = options.listPath
-    }
-    guard access(listPath, R_OK) == 0 else {
-      return fatal("Cannot read the URL list '\(listPath)': \(String(cString: strerror(errno))).")
     }
     let components: Production
     do {
@@ -138,7 +134,7 @@ enum CrawlCommand: Subcommand {
       return fatal(error.description)
     }
     defer { components.shutdown() }
-    let total = console.isErrorTerminal && !options.isQuiet ? countLines(listPath) : nil
+    let total = console.isErrorTerminal && !options.isQuiet && !isStandardInput ? countLines(listPath) : nil
     let progress = CrawlProgress(
       console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
     let job = CrawlJob(
@@ -146,9 +142,16 @@ enum CrawlCommand: Subcommand {
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
       robots: components.robots)
     let summary: CrawlJob.Summary
+    let spooled = Mutex(false)
     do {
       summary = try await job.run(
-        openList: { () throws(StoreError) in try URLListReader(path: listPath) },
+        openList: { () throws(StoreError) in
+          if isStandardInput, !spooled.withLock({ $0 }) {
+            try console.copyStandardInput(to: listPath)
+            spooled.withLock { $0 = true }
+          }
+          return try URLListReader(path: listPath)
+        },
         onEvent: { progress.record($0) })
     } catch {
       progress.finish()
@@ -166,7 +169,7 @@ enum CrawlCommand: Subcommand {
   private static func countLines(_ path: String) -> Int? {
     guard let reader = try? URLListReader(path: path) else { return nil }
     var count = 0
-    while reader.next() != nil { count += 1 }
+    while (try? reader.next()) != nil { count += 1 }
     return count
   }
 }

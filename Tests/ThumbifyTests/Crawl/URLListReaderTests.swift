@@ -17,9 +17,9 @@ struct URLListReaderTests {
     http://example.com/d
     """
 
-  func entries(_ reader: URLListReader) -> [URLListReader.Entry] {
+  func entries(_ reader: URLListReader) throws -> [URLListReader.Entry] {
     var entries: [URLListReader.Entry] = []
-    while let entry = reader.next() { entries.append(entry) }
+    while let entry = try reader.next() { entries.append(entry) }
     return entries
   }
 
@@ -31,8 +31,8 @@ struct URLListReaderTests {
     .url(line: 8, url: "http://example.com/d", normalizedURL: "http://example.com/d"),
   ]
 
-  @Test func skipsCommentsAndBlanksAndReportsInvalidLinesWithTheirNumbers() {
-    #expect(entries(URLListReader(bytes: Array(Self.text.utf8))) == Self.expected)
+  @Test func skipsCommentsAndBlanksAndReportsInvalidLinesWithTheirNumbers() throws {
+    #expect(try entries(URLListReader(bytes: Array(Self.text.utf8))) == Self.expected)
   }
 
   @Test func readsFilesAndDescriptorsTheSameWay() throws {
@@ -40,10 +40,10 @@ struct URLListReaderTests {
     defer { removeDirectory(directory) }
     let path = directory + "/urls.txt"
     try Self.text.write(toFile: path, atomically: true, encoding: .utf8)
-    #expect(entries(try URLListReader(path: path)) == Self.expected)
+    #expect(try entries(try URLListReader(path: path)) == Self.expected)
     let descriptor = open(path, O_RDONLY)
     defer { close(descriptor) }
-    #expect(entries(try URLListReader(fileDescriptor: descriptor)) == Self.expected)
+    #expect(try entries(try URLListReader(fileDescriptor: descriptor)) == Self.expected)
   }
 
   @Test func trimmingMatchesFoundationsWhiteSpaceRules() {
@@ -68,18 +68,19 @@ struct URLListReaderTests {
     }
   }
 
-  @Test func anOverlongLineIsInvalidWithoutBeingKept() {
+  @Test func anOverlongLineIsInvalidWithoutBeingKept() throws {
     let long = "http://example.com/" + String(repeating: "a", count: URLListReader.maxLineLength * 2)
     let reader = URLListReader(bytes: Array((long + "\nhttp://example.com/ok\n").utf8))
-    guard case .invalid(let line, let text, _) = reader.next() else {
+    guard case .invalid(let line, let text, _) = try reader.next() else {
       Issue.record("expected an invalid line")
       return
     }
     #expect(line == 1)
     #expect(text.count < 100)
     #expect(
-      reader.next() == .url(line: 2, url: "http://example.com/ok", normalizedURL: "http://example.com/ok"))
-    #expect(reader.next() == nil)
+      try reader.next() == .url(line: 2, url: "http://example.com/ok", normalizedURL: "http://example.com/ok")
+    )
+    #expect(try reader.next() == nil)
   }
 }
 

@@ -100,3 +100,32 @@ struct ICODecoderTests {
         == false)
   }
 }
+
+@Suite("ICO entries with extreme header fields")
+struct ICOExtremeHeaderTests {
+  /// The 1 KB ICO: one BMP entry whose BITMAPINFOHEADER says `width` × `height`.
+  static func ico(width: Int32, height: Int32) -> [UInt8] {
+    var dib = TestImages.le32(40) + TestImages.le32(Int(UInt32(bitPattern: width)))
+    dib += TestImages.le32(Int(UInt32(bitPattern: height))) + TestImages.le16(1) + TestImages.le16(32)
+    dib += [UInt8](repeating: 0, count: 24) + [UInt8](repeating: 0, count: 1024)
+    return TestImages.ico([(16, 16, 32, dib)])
+  }
+
+  @Test(
+    arguments: [
+      (16, Int32.min), (Int32.min, 16), (Int32.min, Int32.min), (16, Int32.max), (Int32.max, Int32.max),
+      (-16, 16), (0, 16),
+    ] as [(Int32, Int32)])
+  func isATypedErrorNotACrash(width: Int32, height: Int32) {
+    // Given an icon whose bitmap header holds an extreme width or height (abs(INT_MIN) used to trap)
+    let ico = Self.ico(width: width, height: height)
+
+    // When decoded, with and without a target
+    // Then each is a typed image error
+    for target in [nil, Size(width: 64, height: 64)] {
+      #expect(throws: ImageError.self) {
+        _ = try ImageDecoder().decode(ico, options: DecodeOptions(target: target))
+      }
+    }
+  }
+}

@@ -94,6 +94,28 @@ struct RobotsFetchTests {
     #expect(elapsed < .seconds(8), "the 5 s Crawl-delay is capped")
   }
 
+  @Test func aCrawlDelayTooLargeForADurationIsCappedNotACrash() async throws {
+    // Given robots.txt with `Crawl-delay: 1e308` (Int(delay * 1000) used to trap)
+    let server = try await FaultServer()
+    let fetcher = try robotsFetcher(server, hosts: ["robots-delay.test"]) {
+      $0.maxCrawlDelay = .milliseconds(300)
+    }
+
+    // When two pages of the host are fetched
+    let start = ContinuousClock.now
+    for _ in 0..<2 {
+      let response = try await fetcher.fetch(
+        FetchRequest(url: server.url(host: "robots-delay.test", "/ok"), kind: .page))
+      #expect(response.status == 200)
+    }
+
+    // Then the second waited the capped delay, and the rules still apply
+    #expect(start.duration(to: .now) >= .milliseconds(300))
+    let blockedURL = server.url(host: "robots-delay.test", "/blocked")
+    let blocked = await fetchError { try await fetcher.fetch(FetchRequest(url: blockedURL, kind: .page)) }
+    #expect(blocked == .blockedByRobots(blockedURL))
+  }
+
   @Test func ignoringRobotsFetchesNoRobots() async throws {
     let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-5xx.test"]) { $0.ignoresRobots = true }

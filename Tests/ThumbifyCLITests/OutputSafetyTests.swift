@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import Thumbify
+
+@testable import ThumbifyCLI
+
+/// The ways a command line used to damage an output directory (issue 17's urgent defects 3–5).
+@Suite("Command lines that must not damage an output directory")
+struct OutputSafetyTests {
+  static func temporaryDirectory(_ name: String) throws -> String {
+    let path =
+      NSTemporaryDirectory() + "thumbify-safety-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  /// A crawl of one URL that fails fast (a closed loopback port), so `out` holds a manifest and a card.
+  static func crawlOneFailingURL(into out: String) async throws -> (manifest: Data, cards: [String]) {
+    let list = out + ".urls.txt"
+    try "http://127.0.0.1:9/gone\n".write(toFile: list, atomically: true, encoding: .utf8)
+    let result = await runCLI([
+      "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet", "--timeout", "5",
+    ])
+    #expect(result.status == 1, "the one URL fails: \(result.err)")
+    let manifest = try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.jsonl"))
+    let cards = try FileManager.default.contentsOfDirectory(atPath: out + "/cards")
+    #expect(!manifest.isEmpty && cards.count == 1)
+    return (manifest, cards)
+  }
+
+  @Test func aRefusedSecondStandardInputCrawlLeavesTheRunningOnesListAlone() async throws {
+    // Given a running crawl of standard input (its lock held, its spooled list in place)
+    let out = try Self.temporaryDirectory("stdin")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let lock = try RunLock(directory: out)
+    let spool = out + "/.thumbify/stdin-urls.txt"
+    let runningList = "http://127.0.0.1:9/a\nhttp://127.0.0.1:9/b\n"
+    try runningList.write(toFile: spool, atomically: true, encoding: .utf8)
+
+    // When a second `crawl -` on the same directory is started with another list
+    let result = await runCLI(
+      ["crawl", "-", "--out", out, "--allow-private-network"], input: Array("http://127.0.0.1:9/c\n".utf8))
+
+    // Then it is refused, and the running crawl's list is untouched
+    #expect(result.status == 70)
+    #expect(result.err.hasPrefix("Error: Another thumbify run (pid \(getpid())) is using '\(out)'"))
+    #expect(try String(contentsOfFile: spool, encoding: .utf8) == runningList)
+    withExtendedLifetime(lock) {}
+  }
+
+  @Test(arguments: [
+    (["crawl", "urls.txt", "--out", ""], "The value '' is invalid for '--out <dir>'", "crawl"),
+    (["crawl", "urls.txt", "--out="], "The value '' is invalid for '--out <dir>'", "crawl"),
+    (["crawl", "", "--out", "x"], "The value '' is invalid for '<urls-file>'", "crawl"),
+    (["thumb", "a.png", "--out", ""], "The value '' is invalid for '--out <dir>'", "thumb"),
+    (["gc", ""], "The value '' is invalid for '<dir>'", "gc"),
+    (["report", "x", "--out", ""], "The value '' is invalid for '--out <file>'", "report"),
+  ])
+  func anEmptyPathIsBadUsage(arguments: [String], message: String, command: String) async throws {
+    // Given an empty path (`--out ""` used to mean the root directory)
+    // When the command runs
+    let result = await runCLI(arguments)
+
+    // Then it is the usage error, and nothing was written
+    #expect(result.status == 64)
+    #expect(result.err.hasPrefix("Error: \(message)\nUsage: thumbify \(command) "))
+    #expect(!FileManager.default.fileExists(atPath: "/manifest.jsonl"))
+  }
+
+  @Test func aDirectoryGivenAsTheListIsFatalAndKeepsTheOutput() async throws {
+    // Given an output directory with a manifest and a card from an earlier crawl
+    let out = try Self.temporaryDirectory("dirlist")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let before = try await Self.crawlOneFailingURL(into: out)
+    let directory = try Self.temporaryDirectory("notalist")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+
+    // When a directory is given as the URL list
+    let result = await runCLI([
+      "crawl", directory, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet",
+    ])
+
+    // Then the run is fatal (exit 70, the docs' promise for an unreadable list) and nothing is lost
+    #expect(result.status == 70)
+    #expect(result.err == "Error: Cannot read the URL list '\(directory)': Is a directory.\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.jsonl")) == before.manifest)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out + "/cards") == before.cards)
+  }
+
+  @Test func aListReadErrorIsThrownNotTakenForTheEnd() throws {
+    // Given a directory: open(2) succeeds on it, read(2) fails with EISDIR
+    let directory = try Self.temporaryDirectory("unreadable")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+
+    // When it is opened as a list by path, or read through a descriptor
+    // Then both throw (an end of list here used to empty the manifest and delete every card)
+    #expect(throws: StoreError.io(path: directory, operation: "read", message: "Is a directory")) {
+      _ = try URLListReader(path: directory)
+    }
+    let descriptor = open(directory, O_RDONLY)
+    defer { close(descriptor) }
+    let reader = try URLListReader(fileDescriptor: descriptor)
+    #expect(throws: StoreError.self) { _ = try reader.next() }
+  }
+}
