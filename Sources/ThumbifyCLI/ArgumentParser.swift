@@ -90,11 +90,8 @@ enum ArgumentParser {
     for option in spec.allOptions where parsed.values[option.long]?.contains("") == true {
       throw UsageError("The value '' is invalid for '\(option.synopsis)'")
     }
-    if let index = parsed.positionals.firstIndex(of: ""),
-      let argument = spec.arguments.isEmpty
-        ? nil : spec.arguments[min(index, spec.arguments.count - 1)]
-    {
-      throw UsageError("The value '' is invalid for '\(argument.usage)'")
+    if let index = parsed.positionals.firstIndex(of: ""), let last = spec.arguments.indices.last {
+      throw UsageError("The value '' is invalid for '\(spec.arguments[min(index, last)].usage)'")
     }
     for option in spec.options where !option.isFlag {
       if parsed.values[option.long] == nil {

@@ -97,17 +97,21 @@ public final class CurlFetcher: Fetching {
     }
     let rules = verdict.rules
     if let delay = rules.crawlDelay, delay > 0 {
-      // Compared as seconds before any conversion: a huge delay (1e308) does not fit a Duration.
-      let maxSeconds = Double(configuration.maxCrawlDelay.components.seconds)
-      let capped =
-        delay >= maxSeconds
-        ? configuration.maxCrawlDelay : min(.milliseconds(delay * 1000), configuration.maxCrawlDelay)
+      let capped = Self.crawlDelay(seconds: delay, cappedAt: configuration.maxCrawlDelay)
       loop.setDelay(max(capped, configuration.perHostDelay), host: target.hostKey)
     }
     guard rules.allows(target.pathAndQuery) else {
       // Unreachable robots.txt disallows the origin; the network error says more than "robots".
       throw verdict.unreachable ?? .blockedByRobots(url)
     }
+  }
+
+  /// robots.txt's `Crawl-delay` (seconds, finite, ≥ 0) as a Duration of at most `cap`.
+  ///
+  /// Capped as seconds before the conversion: a huge delay (1e308) does not fit a Duration.
+  static func crawlDelay(seconds: Double, cappedAt cap: Duration) -> Duration {
+    let capSeconds = Double(cap.components.seconds) + Double(cap.components.attoseconds) * 1e-18
+    return .milliseconds(min(seconds, capSeconds) * 1000)
   }
 
   /// One hop, retried per `RetryPolicy` when `retries` is true.

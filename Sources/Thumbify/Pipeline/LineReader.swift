@@ -13,7 +13,7 @@ public final class LineReader {
   private var source: Source
   public let maxLength: Int
   /// The path or descriptor read, for error messages.
-  private let description: String
+  private let sourceName: String
 
   /// Opens `path`.
   ///
@@ -30,7 +30,7 @@ public final class LineReader {
       throw .io(path: path, operation: "read", message: String(cString: strerror(EISDIR)))
     }
     source = .file(file)
-    description = path
+    sourceName = path
     self.maxLength = maxLength
   }
 
@@ -46,7 +46,7 @@ public final class LineReader {
       throw .io(path: "fd \(fileDescriptor)", operation: "read", message: String(cString: strerror(code)))
     }
     source = .file(file)
-    description = "fd \(fileDescriptor)"
+    sourceName = "fd \(fileDescriptor)"
     self.maxLength = maxLength
   }
 
@@ -54,7 +54,7 @@ public final class LineReader {
   public init(bytes: [UInt8], maxLength: Int = 16 << 20) {
     source = .bytes(bytes, offset: 0)
     self.maxLength = maxLength
-    description = "bytes"
+    sourceName = "bytes"
   }
 
   deinit {
@@ -73,7 +73,7 @@ public final class LineReader {
         let character = getc_unlocked(file)
         if character == EOF {
           if ferror(file) != 0 {
-            throw .io(path: description, operation: "read", message: String(cString: strerror(errno)))
+            throw .io(path: sourceName, operation: "read", message: String(cString: strerror(errno)))
           }
           break
         }

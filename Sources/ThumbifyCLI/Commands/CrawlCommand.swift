@@ -146,10 +146,14 @@ enum CrawlCommand: Subcommand {
     do {
       summary = try await job.run(
         openList: { () throws(StoreError) in
-          if isStandardInput, !spooled.withLock({ $0 }) {
-            try console.copyStandardInput(to: listPath)
-            spooled.withLock { $0 = true }
-          }
+          // Only the first call spools (a failed spool fails the run, so it is not retried).
+          let spools =
+            isStandardInput
+            && !spooled.withLock { (isDone: inout Bool) -> Bool in
+              defer { isDone = true }
+              return isDone
+            }
+          if spools { try console.copyStandardInput(to: listPath) }
           return try URLListReader(path: listPath)
         },
         onEvent: { progress.record($0) })

@@ -116,6 +116,12 @@ struct RobotsFetchTests {
     #expect(blocked == .blockedByRobots(blockedURL))
   }
 
+  @Test(arguments: [(0.1, 100), (0.4, 400), (5, 400), (1e308, 400), (0, 0)] as [(Double, Int64)])
+  func crawlDelayIsCappedAsSeconds(seconds: Double, milliseconds: Int64) {
+    #expect(
+      CurlFetcher.crawlDelay(seconds: seconds, cappedAt: .milliseconds(400)) == .milliseconds(milliseconds))
+  }
+
   @Test func ignoringRobotsFetchesNoRobots() async throws {
     let server = try await FaultServer()
     let fetcher = try robotsFetcher(server, hosts: ["robots-5xx.test"]) { $0.ignoresRobots = true }
