@@ -23,9 +23,24 @@ let package = Package(
     systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
     systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
     .systemLibrary(name: "CLinux"),  // Linux calls Swift's Glibc module leaves out (no library)
+    // The library's layers, each a target so that the compiler refuses an upward import
+    // (docs/architecture.md): system → imaging, fetching, extracting → store → Thumbify → CLI.
+    .target(name: "ThumbifySystem", dependencies: ["CCrypto"]),
+    .target(
+      name: "ThumbifyImaging", dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CWebP", "CGIF"]),
+    .target(name: "ThumbifyFetching", dependencies: ["ThumbifySystem", "CCurl", "CLinux"]),
+    .target(name: "ThumbifyExtracting"),
+    .target(
+      name: "ThumbifyStore",
+      dependencies: [
+        "ThumbifySystem", "ThumbifyImaging", "ThumbifyFetching", "ThumbifyExtracting", "CSQLite", "CLinux",
+      ]
+    ),
     .target(
       name: "Thumbify",
-      dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CCrypto", "CSQLite", "CLinux"]
+      dependencies: [
+        "ThumbifySystem", "ThumbifyImaging", "ThumbifyFetching", "ThumbifyExtracting", "ThumbifyStore",
+      ]
     ),
     .target(name: "ThumbifyCLI", dependencies: ["Thumbify"]),
     .executableTarget(name: "thumbify", dependencies: ["ThumbifyCLI"]),

@@ -1,4 +1,5 @@
 import Foundation
+import ThumbifySystem
 
 /// Fetches one page and reads its link-card metadata: thumbify's counterpart of
 /// LinkPresentation's `LPMetadataProvider`, for server programs.

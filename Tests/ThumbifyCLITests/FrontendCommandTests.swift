@@ -3,6 +3,11 @@ import Testing
 
 @testable import Thumbify
 @testable import ThumbifyCLI
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 @Suite("report, cards and card-key commands")
 struct FrontendCommandTests {
@@ -83,7 +88,7 @@ struct FrontendCommandTests {
     #expect(result.status == 70)
     #expect(
       result.err
-        == "thumbify report: The manifest '\(directory)/manifest.jsonl' could not be read: No such file or directory\n"
+        == "thumbify report: Could not read the manifest '\(directory)/manifest.jsonl': No such file or directory\n"
     )
   }
 

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+import ThumbifyStore
 
 /// A whole crawl into an output directory: lock, state, resume, crawl, atomic manifest.
 ///
-/// 1. Takes `<out>/.thumbify/lock` (another live run → `CrawlJobError.locked`).
+/// 1. Takes `<out>/.thumbify/lock` (another live run → `StoreError.locked`).
 /// 2. Opens `<out>/.thumbify/state.sqlite` and begins a run — or resumes the last one when it was
 ///    killed before finishing with the same variants, skipping the URLs it already finished.
 /// 3. Crawls the list with `Crawler`, saving each record as it is made (group commit,
@@ -58,6 +59,26 @@ public final class CrawlJob: Sendable {
       self.seed = seed
       self.export = export
     }
+
+    /// A fetcher's robots.txt cache, kept in the state between runs as one JSON entry per origin.
+    public init(robots cache: RobotsCache) {
+      seed = { saved in
+        let decoder = JSONDecoder()
+        cache.seed(
+          saved.values.compactMap { try? decoder.decode(RobotsCache.Entry.self, from: Data($0.utf8)) })
+      }
+      export = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var entries: [String: String] = [:]
+        for entry in cache.export() {
+          if let data = try? encoder.encode(entry) {
+            entries[entry.origin] = String(decoding: data, as: UTF8.self)
+          }
+        }
+        return entries
+      }
+    }
   }
   let robots: PersistentCache?
 
@@ -74,9 +95,43 @@ public final class CrawlJob: Sendable {
     self.thumbnailer = thumbnailer
   }
 
-  /// The state database's path for an output directory.
-  public static func statePath(for outputDirectory: String) -> String {
-    outputDirectory + "/.thumbify/state.sqlite"
+  /// Where a crawl's URL list comes from.
+  public enum ListSource: Sendable {
+    /// A file, read twice: crawl, then manifest.
+    case file(String)
+    /// A stream such as standard input, read once: copied to `OutputLayout.standardInputSpool` when
+    /// the run holds the lock (a refused second run must not overwrite the running one's list), then
+    /// read from there.
+    case stream(fileDescriptor: Int32)
+    /// A list already in memory, spooled the same way.
+    case bytes([UInt8])
+  }
+
+  /// Runs the crawl over `list` (see ``run(openList:onEvent:)``).
+  public func run(
+    list: ListSource, onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
+  ) async throws(StoreError) -> Summary {
+    let spool = OutputLayout(outputDirectory).standardInputSpool
+    let isSpooled = Mutex(false)
+    return try await run(
+      openList: { () throws(StoreError) in
+        switch list {
+        case .file(let path):
+          return try URLListReader(path: path)
+        case .stream, .bytes:
+          // Only the first call spools (a failed spool fails the run, so it is not retried).
+          let spools = !isSpooled.withLock { (isDone: inout Bool) -> Bool in
+            defer { isDone = true }
+            return isDone
+          }
+          if spools, case .stream(let descriptor) = list {
+            try SystemCall.copy(from: descriptor, inputName: "standard input", to: spool)
+          } else if spools, case .bytes(let bytes) = list {
+            try FileSystem.writeAtomically(bytes, to: spool)
+          }
+          return try URLListReader(path: spool)
+        }
+      }, onEvent: onEvent)
   }
 
   /// Runs the crawl.
@@ -84,19 +139,20 @@ public final class CrawlJob: Sendable {
   /// - Parameters:
   ///   - openList: opens the URL list; called twice (crawl, then manifest), so it must give the same list.
   ///   - onEvent: every event of the crawl, awaited.
-  /// - Throws: `CrawlJobError` when the run cannot proceed (locked, state or manifest unwritable).
+  /// - Throws: `StoreError` when the run cannot proceed (locked, state or manifest unwritable).
   public func run(
     openList: () throws(StoreError) -> URLListReader,
     onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
-  ) async throws(CrawlJobError) -> Summary {
+  ) async throws(StoreError) -> Summary {
     let started = Date()
-    let lock = try CrawlJobError.lock(outputDirectory)
+    let layout = OutputLayout(outputDirectory)
+    let lock = try RunLock(directory: outputDirectory)
     defer { withExtendedLifetime(lock) {} }
     do {
-      try FileSystem.makeDirectories(outputDirectory + "/.thumbify")
+      try FileSystem.makeDirectories(layout.stateDirectory)
       // Group commit: a kill loses at most the last batch (the URLs of the last ~50 ms, done again by
       // the resumed run); the crawl flushes before it returns, the manifest walk commits first too.
-      let state = try StateStore(path: Self.statePath(for: outputDirectory), groupCommit: .crawl)
+      let state = try StateStore(path: layout.stateDatabase, groupCommit: .crawl)
       let run = try state.beginRun(options: configuration.variants.cacheKey)
       if let robots { robots.seed(try state.robotsEntries()) }
       let cardWriter = CardWriter(outputDirectory: outputDirectory)
@@ -126,18 +182,11 @@ public final class CrawlJob: Sendable {
       summary.isResumed = run.isResumed
       summary.outcomes = [:]
       summary.imageFailures = 0
-      let writer = try ManifestWriter(path: outputDirectory + "/manifest.jsonl")
+      let writer = try ManifestWriter(path: layout.manifest)
       // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
       // which cards to keep instead of holding a set of every key (memory stays flat with the list).
-      let statePath = Self.statePath(for: outputDirectory)
       let cards = BackgroundCardWriter(
-        try cardWriter.start(keeping: { (key) throws(StoreError) in
-          do throws(StateError) {
-            return try state.isListed(key)
-          } catch {
-            throw .io(path: statePath, operation: "read the card keys of", message: error.message)
-          }
-        }))
+        try cardWriter.start(keeping: { (key) throws(StoreError) in try state.isListed(key) }))
       let list = ListCursor(try openList())
       // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
       // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
@@ -176,35 +225,9 @@ public final class CrawlJob: Sendable {
       summary.seconds = Date().timeIntervalSince(started)
       return summary
     } catch let error as StoreError {
-      throw .storage(error)
-    } catch let error as StateError {
-      throw .state(error)
+      throw error
     } catch {
-      throw .storage(.io(path: outputDirectory, operation: "write the manifest in", message: "\(error)"))
-    }
-  }
-}
-
-/// Why a crawl could not run or finish (the CLI exits 70).
-public enum CrawlJobError: Error, Sendable, CustomStringConvertible {
-  case locked(RunLock.Failure)
-  case state(StateError)
-  case storage(StoreError)
-
-  /// Takes the run lock of `directory` (a crawl's or gc's), failing with `.locked`.
-  static func lock(_ directory: String) throws(CrawlJobError) -> RunLock {
-    do {
-      return try RunLock(directory: directory)
-    } catch {
-      throw .locked(error)
-    }
-  }
-
-  public var description: String {
-    switch self {
-    case .locked(let failure): failure.description
-    case .state(let error): error.description
-    case .storage(let error): error.description
+      throw .io(path: outputDirectory, operation: "write the manifest in", message: "\(error)")
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThumbifySystem
 
 /// The crawl pipeline as a library: URLs in, one `CrawlRecord` per URL out, streamed as each finishes.
 ///
@@ -66,9 +67,9 @@ public final class Crawler: Sendable {
   ///
   /// Then flushes the state (`StateStore.flush()`): when it returns, every record is committed.
   ///
-  /// - Throws: `StateError` when the state database fails; the crawl stops (what was committed stays).
+  /// - Throws: `StoreError` when the state database fails; the crawl stops (what was committed stays).
   public func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void)
-    async throws(StateError)
+    async throws(StoreError)
   {
     let source = ListCursor(list)
     do {
@@ -82,7 +83,7 @@ public final class Crawler: Sendable {
         }
         try await group.waitForAll()
       }
-    } catch let error as StateError {
+    } catch let error as StoreError {
       throw error
     } catch {
       // Cancelled: what was finished is committed all the same.
@@ -92,7 +93,7 @@ public final class Crawler: Sendable {
   }
 
   private func handle(_ entry: URLListReader.Entry, onEvent: @Sendable (Event) async -> Void)
-    async throws(StateError)
+    async throws(StoreError)
   {
     switch entry {
     case .invalid(let line, let text, let error):
@@ -115,7 +116,7 @@ public final class Crawler: Sendable {
   }
 
   /// Fetches one page (conditionally when a fresh good record exists) and makes its record.
-  func crawlPage(url: String, normalizedURL: String, previous: StateStore.PageState) async throws(StateError)
+  func crawlPage(url: String, normalizedURL: String, previous: StateStore.PageState) async throws(StoreError)
     -> CrawlRecord
   {
     let now = clock()
@@ -189,7 +190,7 @@ public final class Crawler: Sendable {
   private func save(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
     fetchedAt: Double?, isNew: Bool = false
-  ) throws(StateError) {
+  ) throws(StoreError) {
     try state.savePage(
       url, record: record, run: run, isGood: isGood, etag: etag, lastModified: lastModified,
       fetchedAt: fetchedAt)
@@ -212,7 +213,7 @@ public final class Crawler: Sendable {
   /// A failed fetch keeps the last good card, marked stale; without one, the record is `failed`.
   private func saveFailure(
     _ error: RecordError, url: String, normalizedURL: String, previous: StateStore.PageState
-  ) throws(StateError) -> CrawlRecord {
+  ) throws(StoreError) -> CrawlRecord {
     var record: CrawlRecord
     if var good = previous.good {
       good.url = url

@@ -212,7 +212,7 @@ final class ImageStage: Sendable {
     set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
   }
 
-  private func wrap<T>(_ body: @autoclosure () throws(StateError) -> T, stage: String) throws(RecordError)
+  private func wrap<T>(_ body: @autoclosure () throws(StoreError) -> T, stage: String) throws(RecordError)
     -> T
   {
     do {

@@ -56,10 +56,26 @@ public struct Thumbnailer: Sendable {
     let hint = ThumbnailVariant.decodeTarget(for: variants)
     options.target = hint?.target
     options.fit = hint?.fit ?? .contain
-    if usesPlanarPath,
-      let set = try planarThumbnails(of: data, source: source, variants: variants, options: options)
+    if usesPlanarPath, let planarDecoder = decoder as? any PlanarImageDecoding,
+      let planarEncoder = encoder as? any PlanarImageEncoding,
+      // Only when every variant is encoded from 4:2:0 planes (WebP): RGB outputs keep the RGB
+      // path, whose chroma is what the reference measures (docs/imaging.md).
+      variants.allSatisfy({ planarEncoder.acceptsPlanes(for: $0.encoding) })
     {
-      return set
+      let planes: DecodedPlanes?
+      do {
+        planes = try planarDecoder.decodePlanes(data, options: options)
+      } catch {
+        throw .image(error)
+      }
+      if let planes {
+        return try thumbnails(
+          of: planes.image, originalSize: planes.originalSize, source: source, variants: variants,
+          resize: { resampler.resize(planes, geometry: $0, chromaFactor: (2, 2)) },
+          placeholder: { Placeholder(planes: $0) },
+          encode: { (image, options) throws(ImageError) in try planarEncoder.encode(image, options: options) }
+        )
+      }
     }
     let decoded: DecodedImage
     do {
@@ -67,23 +83,39 @@ public struct Thumbnailer: Sendable {
     } catch {
       throw .image(error)
     }
-    var placeholder: Placeholder?
+    return try thumbnails(
+      of: decoded.buffer, originalSize: decoded.originalSize, source: source, variants: variants,
+      resize: { resampler.resize(decoded, geometry: $0) },
+      placeholder: { Placeholder(image: $0) },
+      encode: { (pixels, options) throws(ImageError) in try encoder.encode(pixels, options: options) })
+  }
+
+  /// The one variant loop of both paths: each variant resized from the decode, encoded, stored; the
+  /// placeholder from the first variant's pixels (from the decode itself when there is no variant).
+  private func thumbnails<Pixels>(
+    of decoded: Pixels, originalSize: Size, source: String, variants: [ThumbnailVariant],
+    resize: (ThumbnailGeometry) -> Pixels, placeholder: (Pixels) -> Placeholder,
+    encode: (Pixels, EncodeOptions) throws(ImageError) -> [UInt8]
+  ) throws(ThumbnailError) -> ThumbnailSet {
+    var shown: Placeholder?
     var thumbnails: [Thumbnail] = []
     for variant in variants {
-      let (pixels, geometry) = resize(decoded, for: variant)
-      if placeholder == nil { placeholder = Placeholder(image: pixels) }
+      let geometry = ThumbnailGeometry(
+        source: originalSize, box: variant.box, fit: variant.fit, allowsUpscaling: variant.allowsUpscaling)
+      let pixels = resize(geometry)
+      if shown == nil { shown = placeholder(pixels) }
       let encoded: [UInt8]
       do {
-        encoded = try encoder.encode(pixels, options: variant.encoding)
+        encoded = try encode(pixels, variant.encoding)
       } catch {
         throw .image(error)
       }
       thumbnails.append(try stored(encoded, variant: variant, geometry: geometry))
     }
-    let shown = placeholder ?? Placeholder(image: decoded.buffer)
+    let picked = shown ?? placeholder(decoded)
     return ThumbnailSet(
-      source: source, width: decoded.originalSize.width, height: decoded.originalSize.height,
-      placeholder: shown.thumbHash, color: shown.color, variants: thumbnails)
+      source: source, width: originalSize.width, height: originalSize.height,
+      placeholder: picked.thumbHash, color: picked.color, variants: thumbnails)
   }
 
   /// Stores a variant's encoded bytes and describes the result.
@@ -100,13 +132,5 @@ public struct Thumbnailer: Sendable {
     return Thumbnail(
       name: variant.name, path: blob.path, width: geometry.output.width, height: geometry.output.height,
       bytes: blob.bytes, format: variant.encoding.format, sha256: blob.sha256)
-  }
-
-  /// The variant's pixels, resized from the decode, and the geometry they follow.
-  func resize(_ decoded: DecodedImage, for variant: ThumbnailVariant) -> (PixelBuffer, ThumbnailGeometry) {
-    let geometry = ThumbnailGeometry(
-      source: decoded.originalSize, box: variant.box, fit: variant.fit,
-      allowsUpscaling: variant.allowsUpscaling)
-    return (resampler.resize(decoded, geometry: geometry), geometry)
   }
 }

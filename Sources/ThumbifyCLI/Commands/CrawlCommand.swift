@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Thumbify
 
 /// `thumbify crawl <urls-file|-> --out <dir>`: the nightly job.
@@ -51,12 +50,8 @@ enum CrawlCommand: Subcommand {
     var listPath: String
     var outputDirectory: String
     var configuration: CrawlConfiguration
-    var timeout: Double
-    var perHost: Int
-    var allowsPrivateNetwork: Bool
-    var ignoresRobots: Bool
-    var caFile: String?
-    var contactURL: String?
+    /// `--timeout`, `--cacert`, `--contact`, `--per-host`, … (`FetcherOptions`).
+    var fetcher: FetcherConfiguration
     var isQuiet: Bool
     var logFormat: CrawlProgress.LogFormat
   }
@@ -86,10 +81,8 @@ enum CrawlCommand: Subcommand {
       }
       maxAge = seconds
     }
-    let timeoutText = arguments.value("timeout") ?? "30"
-    guard let timeout = Double(timeoutText), timeout > 0, timeout <= 3_600 else {
-      throw UsageError("The value '\(timeoutText)' is invalid for '--timeout <seconds>'")
-    }
+    var fetcher = try FetcherOptions.configuration(arguments)
+    fetcher.maxTransfersPerHost = try integer("per-host", "n", range: 1...256)
     let formatText = arguments.value("log-format") ?? "text"
     guard let logFormat = CrawlProgress.LogFormat(rawValue: formatText) else {
       throw UsageError("The value '\(formatText)' is invalid for '--log-format <format>'")
@@ -100,10 +93,7 @@ enum CrawlCommand: Subcommand {
       configuration: CrawlConfiguration(
         concurrency: concurrency, maxAge: maxAge,
         variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants),
-      timeout: timeout, perHost: try integer("per-host", "n", range: 1...256),
-      allowsPrivateNetwork: arguments.flag("allow-private-network"),
-      ignoresRobots: arguments.flag("ignore-robots"),
-      caFile: arguments.value("cacert"), contactURL: arguments.value("contact"),
+      fetcher: fetcher,
       isQuiet: arguments.flag("quiet"),
       logFormat: logFormat)
   }
@@ -115,10 +105,7 @@ enum CrawlCommand: Subcommand {
       return ExitCode.fatal
     }
     let isStandardInput = options.listPath == "-"
-    // Standard input is read once; it is spooled to the state directory so the manifest pass can read
-    // it again in order, without holding the list in memory. The spool is written by the job's first
-    // `openList`, under the run lock: a refused second run must not overwrite the running one's list.
-    let listPath = isStandardInput ? options.outputDirectory + "/.thumbify/stdin-urls.txt" : options.listPath
+    let listPath = options.listPath
     if !isStandardInput {
       do {
         _ = try URLListReader(path: listPath)
@@ -142,20 +129,13 @@ enum CrawlCommand: Subcommand {
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
       robots: components.robots)
     let summary: CrawlJob.Summary
-    let spooled = Mutex(false)
+    let list: CrawlJob.ListSource =
+      !isStandardInput
+      ? .file(listPath)
+      : console.inputDescriptor.map { .stream(fileDescriptor: $0) } ?? .bytes(console.readStandardInput())
     do {
       summary = try await job.run(
-        openList: { () throws(StoreError) in
-          // Only the first call spools (a failed spool fails the run, so it is not retried).
-          let spools =
-            isStandardInput
-            && !spooled.withLock { (isDone: inout Bool) -> Bool in
-              defer { isDone = true }
-              return isDone
-            }
-          if spools { try console.copyStandardInput(to: listPath) }
-          return try URLListReader(path: listPath)
-        },
+        list: list,
         onEvent: { progress.record($0) })
     } catch {
       progress.finish()
@@ -163,7 +143,7 @@ enum CrawlCommand: Subcommand {
     }
     progress.finish()
     if !options.isQuiet {
-      let manifest = options.outputDirectory + "/manifest.jsonl"
+      let manifest = OutputLayout(options.outputDirectory).manifest
       console.print(progress.summary(summary, written: components.store.written, manifest: manifest))
     }
     return summary.isAllGood ? ExitCode.success : ExitCode.someFailed
@@ -175,37 +155,5 @@ enum CrawlCommand: Subcommand {
     var count = 0
     while (try? reader.next()) != nil { count += 1 }
     return count
-  }
-}
-
-extension Console {
-  /// Copies standard input to `path` in 64 KB chunks, for commands that read it twice.
-  func copyStandardInput(to path: String) throws(StoreError) {
-    guard let input = inputDescriptor else {
-      try FileSystem.writeAtomically(readStandardInput(), to: path)
-      return
-    }
-    let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard output >= 0 else {
-      throw .io(path: path, operation: "create", message: String(cString: strerror(errno)))
-    }
-    defer { close(output) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count >= 0 else {
-        throw .io(path: "standard input", operation: "read", message: String(cString: strerror(errno)))
-      }
-      if count == 0 { return }
-      var offset = 0
-      while offset < count {
-        let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
-        guard written > 0 else {
-          throw .io(path: path, operation: "write", message: String(cString: strerror(errno)))
-        }
-        offset += written
-      }
-    }
   }
 }

@@ -30,7 +30,7 @@ enum GCCommand: Subcommand {
     let directory = arguments.positionals[0]
     guard
       FileManager.default.fileExists(atPath: directory + "/manifest.jsonl")
-        || FileManager.default.fileExists(atPath: CrawlJob.statePath(for: directory))
+        || FileManager.default.fileExists(atPath: OutputLayout(directory).stateDatabase)
     else {
       console.printError(
         "Error: '\(directory)' is not a crawl output directory (no manifest.jsonl or state).")

@@ -31,11 +31,25 @@ enum ThumbCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let variant = try variant(from: arguments)
-    let output = arguments.value("out") ?? "."
-    let job = ThumbJob(
-      output: output, variant: variant, decoder: ImageDecoder(),
-      concurrency: ProcessInfo.processInfo.activeProcessorCount)
-    return await job.run(arguments.positionals, console: console)
+    let output = OutputLayout(arguments.value("out") ?? ".")
+    let sources = arguments.positionals
+    let standardInput = sources.contains("-") ? console.readStandardInput() : []
+    let inputs = sources.map { $0 == "-" ? ThumbnailBatch.Input.bytes(source: $0, standardInput) : .file($0) }
+    let records: [ThumbRecord]
+    do {
+      records = try await ThumbnailBatch(output: output, variant: variant).run(inputs)
+    } catch {
+      console.printError("Error: \(error)")
+      return ExitCode.fatal
+    }
+    let failures = records.filter { $0.error != nil }
+    for failure in failures {
+      console.printError("\(failure.source): \(failure.error?.message ?? "")")
+    }
+    console.print(
+      "\(records.count - failures.count) of \(records.count) images thumbnailed; manifest: \(output.manifest)"
+    )
+    return failures.isEmpty ? ExitCode.success : ExitCode.someFailed
   }
 
   /// The variant `--size`, `--fit` and `--format` describe.

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// The real `thumbify` binary crawling the sample site served by nginx on loopback.
 @Suite("Crawl end to end against nginx", .serialized)

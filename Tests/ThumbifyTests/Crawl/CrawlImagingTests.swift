@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// The crawl with the real imaging stages (ImageDecoder, Thumbnailer, BlobStore) on the sample photos.
 @Suite("Crawl with real thumbnails")

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// The crawl pipeline with doubles for the network, extraction and imaging: what is fetched,
 /// what is reused, what the manifest says.
@@ -197,7 +202,7 @@ struct CrawlJobTests {
   @Test func anInterruptedRunIsResumedWithoutRedoingFinishedURLs() async throws {
     defer { removeDirectory(directory) }
     // Given a run that finished two URLs and then died before writing its manifest
-    let state = try StateStore(path: CrawlJob.statePath(for: directory))
+    let state = try StateStore(path: OutputLayout(directory).stateDatabase)
     let run = try state.beginRun(options: ThumbnailVariant.crawlDefaults.cacheKey)
     let crawler = Crawler(
       configuration: CrawlConfiguration(), fetcher: fetcher, extractor: StubExtractor(),
@@ -228,7 +233,7 @@ struct CrawlJobTests {
     await #expect {
       _ = try await crawl(Self.list)
     } throws: { error in
-      guard let error = error as? CrawlJobError, case .locked(.held(_, let pid)) = error else { return false }
+      guard let error = error as? StoreError, case .locked(_, let pid) = error else { return false }
       return pid == getpid()
     }
     withExtendedLifetime(lock) {}

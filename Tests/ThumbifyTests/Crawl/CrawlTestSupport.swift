@@ -1,6 +1,11 @@
 import Foundation
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// A fresh temporary directory, removed by the caller with `removeDirectory`.
 func makeTemporaryDirectory(_ name: String = "crawl") -> String {

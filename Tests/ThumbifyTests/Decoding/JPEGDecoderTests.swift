@@ -2,6 +2,11 @@ import CTurboJPEG
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 @Suite("JPEG decoding")
 struct JPEGDecoderTests {

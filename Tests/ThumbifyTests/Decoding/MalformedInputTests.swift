@@ -1,6 +1,11 @@
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// Mutated and truncated versions of valid files: every one must decode or throw an ``ImageError``, never crash.
 @Suite("Malformed input")

@@ -3,6 +3,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 @Suite("PNG decoding")
 struct PNGDecoderTests {

@@ -1,4 +1,9 @@
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 extension TestImages {
   /// A bitmap spelled out byte by byte, to cover header variants no library at hand writes.

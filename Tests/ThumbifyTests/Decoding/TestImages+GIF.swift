@@ -1,6 +1,11 @@
 import CGIF
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 extension TestImages {
   /// One frame of a test GIF: colour indices, placement and an optional transparent index.

@@ -1,6 +1,11 @@
 import CPNG
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 extension TestImages {
   /// PNG bytes written by libpng's simplified API (`png_image_write_to_memory`).

@@ -1,6 +1,11 @@
 import CWebP
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 extension TestImages {
   /// WebP bytes from libwebp's simple encoder: lossy RGB/RGBA by `quality`, or lossless.

@@ -2,6 +2,11 @@ import Foundation
 import Glibc
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// Helpers shared by the extracting tests.
 enum ExtractingTestSupport {

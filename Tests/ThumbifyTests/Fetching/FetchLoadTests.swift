@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// The load check: 10,000 requests to nginx with 256 in flight, no failures, nothing leaked.
 ///

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 @Suite("Per-host queue, limits and cancellation", .timeLimit(.minutes(1)), .dedicatedExecutor)
 struct LimitsFetchTests {

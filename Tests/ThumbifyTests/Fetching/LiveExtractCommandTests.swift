@@ -3,6 +3,11 @@ import Testing
 import ThumbifyCLI
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 @Suite("thumbify extract <url> against loopback servers", .timeLimit(.minutes(1)))
 struct LiveExtractCommandTests {

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// docs/cards.schema.json and the card files agree: every field written is in the schema, every
 /// required field is written, and the documented patterns hold.

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// The crawl writes each card file as its record is saved and removes the cards of URLs no longer
 /// listed at the end of a run (with the crawl's test doubles for the network, extraction and imaging).
@@ -65,8 +70,8 @@ struct CrawlCardsTests {
     await #expect {
       _ = try await crawl("http://site.test/a\nhttp://site.test/b\n")
     } throws: { error in
-      guard let error = error as? CrawlJobError, case .storage(let store) = error else { return false }
-      return store.description.contains(CardKey(normalizedURL: "http://site.test/b").fileName)
+      guard let error = error as? StoreError, case .io = error else { return false }
+      return error.description.contains(CardKey(normalizedURL: "http://site.test/b").fileName)
     }
     #expect(!FileManager.default.fileExists(atPath: directory + "/manifest.jsonl"))
     // and once the obstacle is gone the rerun resumes without fetching again and writes every card.

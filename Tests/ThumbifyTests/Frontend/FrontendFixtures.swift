@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// A test double decoder: "decodes" any bytes to a generated gradient whose size and hue come
 /// from the bytes (`"<width>x<height>:<hue>"`), so tests make real thumbnails (real resize, real

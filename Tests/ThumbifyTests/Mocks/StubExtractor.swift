@@ -1,6 +1,11 @@
 import Foundation
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// A `MetadataExtracting` double reading `key: value` lines (`title`, `image`, `icon`) instead of HTML.
 struct StubExtractor: MetadataExtracting {

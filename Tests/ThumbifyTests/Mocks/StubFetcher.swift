@@ -1,6 +1,11 @@
 import Synchronization
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// A `Fetching` double serving canned pages and images, answering 304 when validators match,
 /// and recording every request.

@@ -1,6 +1,11 @@
 import Synchronization
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// A `ThumbnailMaking` double: stores one small blob per variant (the source bytes plus the variant's
 /// name) in a real `BlobStore`, fails for sources starting with `CORRUPT`, and counts its calls.

@@ -1,6 +1,11 @@
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// A fetcher whose one page was reached through a redirect.
 private struct RedirectedPageFetcher: Fetching {

@@ -3,6 +3,11 @@ import Synchronization
 import Testing
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 @Suite("Thumbnailer")
 struct ThumbnailerTests {

@@ -4,6 +4,11 @@ import CWebP
 import Foundation
 
 @testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
 
 /// Decodes JPEG, PNG and WebP by calling TurboJPEG, libpng and libwebp
 /// directly, independently of the production decoder: the codec round trips

@@ -1,0 +1,45 @@
+import Foundation
+import ThumbifySystem
+
+/// The production content-addressed store: files under `<root>/blobs/ab/cd/<sha256>.<ext>`.
+///
+/// A blob is written to a temporary file in its final directory, flushed with
+/// `fsync`, and renamed into place, so a reader never sees a torn blob. A blob
+/// that already exists is not written again (`isNew == false`), so re-running
+/// over the same inputs changes nothing on disk.
+///
+/// ```swift
+/// let store = BlobStore(root: "out")
+/// let blob = try store.store(bytes, fileExtension: "webp")
+/// blob.path   // "blobs/3f/a2/3fa2….webp"
+/// ```
+public struct BlobStore: BlobStoring {
+  /// The output directory; blob paths are relative to it.
+  public var root: String
+
+  public init(root: String) {
+    self.root = root
+  }
+
+  /// The relative path of a blob with this digest and extension.
+  public static func relativePath(sha256: String, fileExtension: String) -> String {
+    let characters = Array(sha256)
+    let first = String(characters.prefix(2))
+    let second = String(characters.dropFirst(2).prefix(2))
+    return "\(OutputLayout.blobsName)/\(first)/\(second)/\(sha256).\(fileExtension)"
+  }
+
+  public func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
+    let sha256 = SHA256Digest.hex(of: bytes)
+    let relative = Self.relativePath(sha256: sha256, fileExtension: fileExtension)
+    let path = root + "/" + relative
+    var status = stat()
+    if stat(path, &status) == 0, Int(status.st_size) == bytes.count {
+      return StoredBlob(path: relative, sha256: sha256, bytes: bytes.count, isNew: false)
+    }
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    try FileSystem.makeDirectories(directory)
+    try FileSystem.writeAtomically(bytes, to: path)
+    return StoredBlob(path: relative, sha256: sha256, bytes: bytes.count, isNew: true)
+  }
+}

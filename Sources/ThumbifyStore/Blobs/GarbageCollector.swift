@@ -1,0 +1,93 @@
+import Foundation
+import ThumbifySystem
+
+/// Removes blobs that nothing references any more: `thumbify gc`.
+///
+/// A blob is kept when `manifest.jsonl` or the state database references it, or when it is younger
+/// than the grace period (a crawl writes blobs before it references them). It takes the run lock, so
+/// it never runs beside a crawl of the same directory. Leftover temp files (`.tmp-*`, from a crash
+/// mid-write) older than the grace period are removed too.
+public struct GarbageCollector: Sendable {
+  /// What a collection did.
+  public struct Report: Sendable, Equatable {
+    public var removed = 0
+    public var removedBytes = 0
+    public var kept = 0
+    public var keptBytes = 0
+    /// Unreferenced blobs kept because they are younger than the grace period.
+    public var keptYoung = 0
+  }
+
+  public var outputDirectory: String
+  /// Seconds an unreferenced blob is kept after its last modification.
+  public var grace: Double
+
+  public init(outputDirectory: String, grace: Double = 86_400) {
+    self.outputDirectory = outputDirectory
+    self.grace = grace
+  }
+
+  /// Collects garbage.
+  ///
+  /// - Throws: `StoreError.locked` when a crawl holds the directory; `.database`/`.io` when the
+  ///   manifest or state cannot be read.
+  public func collect(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Report {
+    let lock = try RunLock(directory: outputDirectory)
+    defer { withExtendedLifetime(lock) {} }
+    var referenced: Set<String> = []
+    try readManifestReferences(into: &referenced)
+    let statePath = OutputLayout(outputDirectory).stateDatabase
+    if access(statePath, F_OK) == 0 {
+      try StateStore(path: statePath).referencedBlobPaths { referenced.insert($0) }
+    }
+    var report = Report()
+    walk(OutputLayout.blobsName) { relative, size, modified in
+      let name = relative.split(separator: "/").last ?? ""
+      let isOld = now - modified >= grace
+      if referenced.contains(relative) && !name.hasPrefix(".tmp-") {
+        report.kept += 1
+        report.keptBytes += size
+      } else if !isOld {
+        report.keptYoung += 1
+      } else if unlink(outputDirectory + "/" + relative) == 0 {
+        report.removed += 1
+        report.removedBytes += size
+      }
+    }
+    return report
+  }
+
+  private func readManifestReferences(into referenced: inout Set<String>) throws(StoreError) {
+    let path = OutputLayout(outputDirectory).manifest
+    guard access(path, F_OK) == 0 else { return }
+    do {
+      try ManifestReader(directory: outputDirectory).readRecords { record in
+        referenced.formUnion(record.blobPaths)
+      }
+    } catch {
+      // An unreadable manifest might reference any blob: collect nothing.
+      throw .io(path: path, operation: "read", message: "\(error)")
+    }
+  }
+
+  /// Calls `body` with every regular file under `relative`, depth first.
+  private func walk(_ relative: String, _ body: (String, Int, Double) -> Void) {
+    guard let directory = opendir(outputDirectory + "/" + relative) else { return }
+    defer { closedir(directory) }
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name == "." || name == ".." { continue }
+      let child = relative + "/" + name
+      var status = stat()
+      guard lstat(outputDirectory + "/" + child, &status) == 0 else { continue }
+      switch status.st_mode & S_IFMT {
+      case S_IFDIR: walk(child, body)
+      case S_IFREG:
+        body(child, Int(status.st_size), Double(status.st_mtim.tv_sec))
+      default: continue
+      }
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import CLinux
+import Foundation
+import ThumbifySystem
+
+/// Writes `manifest.jsonl` atomically: records go to a temp file that is fsynced and then renamed over
+/// the old manifest, so a reader (or a crash) only ever sees the previous complete manifest or the new one.
+public final class ManifestWriter {
+  private let path: String
+  private let temporaryPath: String
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+  /// Bytes written to the file, and how many of them the kernel was asked to start writing back.
+  private var bytesWritten = 0
+  private var writebackStarted = 0
+  /// Records written so far.
+  public private(set) var count = 0
+
+  /// Starts a new manifest that will replace the file at `path` when `commit()` is called.
+  public init(path: String) throws(StoreError) {
+    self.path = path
+    temporaryPath = path + ".tmp-\(getpid())"
+    descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw Self.error(temporaryPath, "create") }
+  }
+
+  deinit {
+    close(descriptor)
+    unlink(temporaryPath)
+  }
+
+  /// Appends one record as one line of JSON.
+  public func append(_ record: CrawlRecord) throws(StoreError) {
+    // JSONEncoder's bytes with sorted keys and unescaped slashes (`JSONWriter`).
+    guard let data = try? JSONWriter.encode(record) else {
+      throw .io(path: temporaryPath, operation: "encode a record for", message: "the record is not encodable")
+    }
+    try appendLine(data)
+  }
+
+  /// Appends one record already encoded as this writer would (sorted keys, unescaped slashes, one line).
+  public func append(encoded json: String) throws(StoreError) {
+    try appendLine(json.utf8)
+  }
+
+  private func appendLine(_ bytes: some Sequence<UInt8>) throws(StoreError) {
+    buffer.append(contentsOf: bytes)
+    buffer.append(0x0A)
+    count += 1
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  /// Flushes, fsyncs, and renames the temp file over the manifest; then fsyncs the directory.
+  public func commit() throws(StoreError) {
+    try flush()
+    guard fsync(descriptor) == 0 else { throw Self.error(temporaryPath, "sync") }
+    guard rename(temporaryPath, path) == 0 else { throw Self.error(path, "rename into") }
+    let directory = (path as NSString).deletingLastPathComponent
+    let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
+    if directoryDescriptor >= 0 {
+      _ = fsync(directoryDescriptor)
+      close(directoryDescriptor)
+    }
+  }
+
+  private func flush() throws(StoreError) {
+    guard buffer.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0) }) else {
+      throw Self.error(temporaryPath, "write")
+    }
+    bytesWritten += buffer.count
+    buffer.removeAll(keepingCapacity: true)
+    // Start writing back each 8 MB as it is written (sync_file_range, no waiting): the fsync in
+    // `commit()` then waits for the last few MB instead of the whole manifest (0.44 s for the 200 MB
+    // of a 100,000-URL crawl, at the end of the run). Advisory: a failure only leaves it to fsync.
+    if bytesWritten - writebackStarted >= 8 << 20 {
+      _ = thumbify_start_writeback(
+        descriptor, Int64(writebackStarted), Int64(bytesWritten - writebackStarted))
+      writebackStarted = bytesWritten
+    }
+  }
+
+  private static func error(_ path: String, _ operation: String) -> StoreError {
+    .io(path: path, operation: operation, message: SystemCall.message(errno))
+  }
+}

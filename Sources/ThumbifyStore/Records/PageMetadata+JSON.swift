@@ -1,0 +1,63 @@
+import ThumbifyExtracting
+import ThumbifySystem
+
+// The JSON of page metadata, written member by member with the keys in sorted order (the rule and its
+// test: CrawlRecord+JSON.swift).
+
+extension PageMetadata: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("author", author)
+      json.member("description", description)
+      json.member("icon", icon)
+      json.member("icons", icons)
+      json.member("image", image)
+      json.member("images", images)
+      json.member("lang", lang)
+      json.member("modifiedTime", modifiedTime)
+      json.member("oembed", oembed)
+      json.member("originalURL", originalURL)
+      json.member("publishedTime", publishedTime)
+      json.member("siteName", siteName)
+      json.member("themeColor", themeColor)
+      json.member("title", title)
+      json.member("twitterCard", twitterCard)
+      json.member("type", type)
+      json.member("url", url)
+      json.member("video", video)
+    }
+  }
+}
+
+extension ImageCandidate: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("alt", alt)
+      json.member("height", height)
+      json.member("type", type)
+      json.member("url", url)
+      json.member("width", width)
+    }
+  }
+}
+
+extension IconCandidate: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("sizes", sizes)
+      json.member("type", type)
+      json.member("url", url)
+    }
+  }
+}
+
+extension VideoCandidate: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("height", height)
+      json.member("type", type)
+      json.member("url", url)
+      json.member("width", width)
+    }
+  }
+}
