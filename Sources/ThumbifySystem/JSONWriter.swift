@@ -21,15 +21,20 @@ package protocol JSONWritable {
 /// ```swift
 /// let bytes = try JSONWriter.encode(record)
 /// ```
+///
+/// The generic members are `@inlinable`: the record types live in other targets, and an unspecialized
+/// generic call per member looked up generic metadata at run time (2 % of a crawl's CPU).
 package struct JSONWriter {
-  private(set) var bytes: [UInt8] = []
+  @usableFromInline var bytes: [UInt8] = []
   /// The first non-finite number met: JSON has none, so `encode` throws.
-  private var nonFinite: Double?
+  @usableFromInline var nonFinite: Double?
+
+  @usableFromInline init() {}
 
   /// The JSON of `value`.
   ///
   /// - Throws: `EncodingError.invalidValue` for a non-finite number (as `JSONEncoder` does).
-  package static func encode(_ value: some JSONWritable) throws -> [UInt8] {
+  @inlinable package static func encode(_ value: some JSONWritable) throws -> [UInt8] {
     var writer = JSONWriter()
     writer.bytes.reserveCapacity(2048)  // a crawl record is ~2 KB
     value.write(to: &writer)
@@ -49,7 +54,7 @@ package struct JSONWriter {
     bytes.append(UInt8(ascii: "}"))
   }
 
-  private mutating func array<Element>(
+  @usableFromInline mutating func array<Element>(
     _ elements: [Element], _ writeElement: (Element, inout JSONWriter) -> Void
   ) {
     bytes.append(UInt8(ascii: "["))
@@ -61,14 +66,14 @@ package struct JSONWriter {
   }
 
   /// A comma unless this is the first member or element (no value ends with `{` or `[`).
-  private mutating func separate() {
+  @usableFromInline mutating func separate() {
     if let last = bytes.last, last != UInt8(ascii: "{"), last != UInt8(ascii: "[") {
       bytes.append(UInt8(ascii: ","))
     }
   }
 
   /// `"key":` (keys are the crawl's ASCII identifiers: nothing to escape).
-  private mutating func key(_ key: StaticString) {
+  @usableFromInline mutating func key(_ key: StaticString) {
     separate()
     bytes.append(UInt8(ascii: "\""))
     key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -101,13 +106,13 @@ package struct JSONWriter {
     bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
   }
 
-  package mutating func member(_ name: StaticString, _ value: (some JSONWritable)?) {
+  @inlinable package mutating func member(_ name: StaticString, _ value: (some JSONWritable)?) {
     guard let value else { return }
     key(name)
     value.write(to: &self)
   }
 
-  package mutating func member<Element: JSONWritable>(_ name: StaticString, _ value: [Element]?) {
+  @inlinable package mutating func member<Element: JSONWritable>(_ name: StaticString, _ value: [Element]?) {
     guard let value else { return }
     key(name)
     array(value) { element, json in element.write(to: &json) }
@@ -171,5 +176,5 @@ package struct JSONWriter {
 
 extension JSONWritable where Self: RawRepresentable, RawValue == String {
   /// A string enum writes its raw value.
-  package func write(to json: inout JSONWriter) { json.string(rawValue) }
+  @inlinable package func write(to json: inout JSONWriter) { json.string(rawValue) }
 }

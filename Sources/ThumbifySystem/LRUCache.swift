@@ -3,21 +3,22 @@ import Synchronization
 /// A small thread-safe least-recently-used cache.
 ///
 /// When it grows past `capacity` the least recently used half is evicted in one sweep, so the
-/// bookkeeping cost is amortized O(1) per access and memory stays bounded.
+/// bookkeeping cost is amortized O(1) per access and memory stays bounded. `@inlinable`, so that the
+/// caches of other targets are specialized for their key and value types.
 package final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-  private struct State {
-    var entries: [Key: (value: Value, tick: UInt64)] = [:]
-    var tick: UInt64 = 0
+  @usableFromInline struct State {
+    @usableFromInline var entries: [Key: (value: Value, tick: UInt64)] = [:]
+    @usableFromInline var tick: UInt64 = 0
   }
 
-  private let capacity: Int
-  private let state = Mutex(State())
+  @usableFromInline let capacity: Int
+  @usableFromInline let state = Mutex(State())
 
   package init(capacity: Int) {
     self.capacity = max(2, capacity)
   }
 
-  package subscript(key: Key) -> Value? {
+  @inlinable package subscript(key: Key) -> Value? {
     get {
       state.withLock { state -> Value? in
         guard let entry = state.entries[key] else { return nil }

@@ -29,7 +29,7 @@ enum GCCommand: Subcommand {
     }
     let directory = arguments.positionals[0]
     guard
-      FileManager.default.fileExists(atPath: directory + "/manifest.jsonl")
+      FileManager.default.fileExists(atPath: OutputLayout(directory).manifest)
         || FileManager.default.fileExists(atPath: OutputLayout(directory).stateDatabase)
     else {
       console.printError(
