@@ -79,9 +79,10 @@ enum ArgumentParser {
     return spec.allOptions.first { $0.short == short }
   }
 
-  /// A value may itself start with `-` only when it is exactly `-` (stdin).
+  /// A value may itself start with `-` only when it is exactly `-` (stdin) or a number (`--timeout -1`
+  /// is then refused as an invalid value, not as a missing one).
   private static func isOptionLike(_ argument: String) -> Bool {
-    argument.hasPrefix("-") && argument != "-"
+    argument.hasPrefix("-") && argument != "-" && Double(argument) == nil
   }
 
   private static func validate(_ parsed: inout ParsedArguments, spec: CommandSpec) throws(UsageError) {

@@ -37,8 +37,31 @@ public final class Console: Sendable {
     error: { FileHandle.standardError.write(Data($0.utf8)) }
   )
 
-  public func print(_ text: String, terminator: String = "\n") { writeOut(text + terminator) }
-  public func printError(_ text: String) { writeError(text + "\n") }
+  public func print(_ text: String, terminator: String = "\n") {
+    writeOut(Self.escapingControls(text) + terminator)
+  }
+  public func printError(_ text: String) { writeError(Self.escapingControls(text) + "\n") }
+
+  /// `text` with every control character but newline and tab written as `\u00XX`: URLs, headers and
+  /// messages from the network reach the terminal, and a raw `ESC ]0;…` or `ESC [2J` in a hostile
+  /// `Location:` would retitle or clear it. The escape is also a valid JSON escape, so JSON lines stay
+  /// JSON (JSONEncoder leaves DEL and the C1 controls raw).
+  public static func escapingControls(_ text: String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool {
+      (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+      if isControl(scalar) {
+        let hex = String(scalar.value, radix: 16)
+        escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
+  }
   /// Writes without a newline (progress bars redraw a line with `\r`).
   public func writeError(raw text: String) { writeError(text) }
   public func readStandardInput() -> [UInt8] { readInput() }

@@ -53,7 +53,8 @@ final class CrawlProgress: Sendable {
       state.isBarDrawn = true
       return render(state, elapsed: now)
     }
-    if let line, !isQuiet {
+    if var line, !isQuiet {
+      line = Console.escapingControls(line)
       console.writeError(raw: showsBar ? "\r\u{1B}[2K" + line + "\n" : line + "\n")
     }
     if let bar { console.writeError(raw: "\r\u{1B}[2K" + bar) }

@@ -54,7 +54,8 @@ public final class CurlFetcher: Fetching {
   }
 
   /// Fetches `request` and every redirect hop, each as its own queued transfer checked against
-  /// its host's health and (for pages) robots.txt; the hops share one total timeout.
+  /// its host's health and (for pages) robots.txt; the hops and their retries share one total
+  /// timeout, `configuration.timeout` (the time spent waiting in a host's queue does not count).
   private func follow(_ request: FetchRequest, honoursRobots: Bool, retries: Bool) async throws(FetchError)
     -> FetchResponse
   {
@@ -63,14 +64,15 @@ public final class CurlFetcher: Fetching {
     var spent: Duration = .zero
     while true {
       let target = try FetchTarget(current.url)
-      guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
+      guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.authority) }
       if honoursRobots { try await checkRobots(current.url, target: target) }
       let budget = configuration.timeout - spent
       guard budget > .zero else {
         throw .timedOut("The redirect chain used up the \(configuration.timeout) timeout.")
       }
-      let hop = try await attemptWithRetries(current, target: target, budget: budget, retries: retries)
-      spent += .milliseconds(Int(hop.response.duration * 1000))
+      let (hop, used) = try await attemptWithRetries(
+        current, target: target, budget: budget, retries: retries)
+      spent += used
       guard let next = hop.redirectURL else {
         var response = hop.response
         response.requestedURL = request.url
@@ -114,27 +116,37 @@ public final class CurlFetcher: Fetching {
     return .milliseconds(min(seconds, capSeconds) * 1000)
   }
 
-  /// One hop, retried per `RetryPolicy` when `retries` is true.
+  /// One hop, retried per `RetryPolicy` when `retries` is true, all within `budget`: each attempt
+  /// gets what is left of it, and a retry whose wait would not leave time for one more attempt is not
+  /// made (the last failure is thrown). Returns the hop and the budget it used: a success's transfer
+  /// time, plus the failed attempts and the waits before it.
   private func attemptWithRetries(
     _ request: FetchRequest, target: FetchTarget, budget: Duration, retries: Bool
   )
-    async throws(FetchError) -> Hop
+    async throws(FetchError) -> (hop: Hop, used: Duration)
   {
     var attemptNumber = 1
+    var used: Duration = .zero
+    let clock = ContinuousClock()
     while true {
       if Task.isCancelled { throw .cancelled }
-      switch await attempt(request, target: target, timeout: budget) {
+      let started = clock.now
+      switch await attempt(request, target: target, timeout: budget - used) {
       case .success(let hop):
         health.recordSuccess(target.hostKey)
-        return hop
+        return (hop, used + .milliseconds(Int(hop.response.duration * 1000)))
       case .failure(let failure):
+        used += clock.now - started
         guard retries, RetryPolicy.isRetryable(failure.error) else { throw failure.error }
         health.recordFailure(target.hostKey)
         guard attemptNumber < configuration.retry.maxAttempts else { throw failure.error }
-        guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.host) }
+        guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.authority) }
         let delay = configuration.retry.delay(afterAttempt: attemptNumber, retryAfter: failure.retryAfter)
+        // The deadline: a wait that leaves under a second for the next attempt is not worth making.
+        guard used + delay + .seconds(1) <= budget else { throw failure.error }
         if failure.retryAfter != nil { loop.postpone(host: target.hostKey, until: .now + delay) }
         do { try await Task.sleep(for: delay) } catch { throw .cancelled }
+        used += delay
         attemptNumber += 1
       }
     }

@@ -49,6 +49,12 @@ final class CurlTransfer: @unchecked Sendable {
   private(set) var body: [UInt8] = []
   private(set) var isTruncated = false
   private(set) var exceededLimit = false
+  /// Set when the response's headers passed `Self.headerLimit`; the transfer is then aborted.
+  private(set) var exceededHeaderLimit = false
+  /// Between a response's status line and the blank line that ends its headers.
+  private var isReadingHeaders = false
+  /// The most header bytes one response may send (curl's own cap on one line is 100 KB).
+  static let headerLimit = 256 << 10
   private(set) var headers: [String: String] = [:]
   private(set) var urls: [String] = []
   private var headerBytes = 0
@@ -124,15 +130,20 @@ final class CurlTransfer: @unchecked Sendable {
       // "HTTP/": a new response (a redirect hop or an interim one) starts.
       headers = [:]
       headerBytes = 0
+      isReadingHeaders = true
       openedAllowedSocket = false
       body.removeAll(keepingCapacity: true)
       if let url = easy?.info(string: CURLINFO_EFFECTIVE_URL), urls.last != url { urls.append(url) }
       return count
     }
     headerBytes += count
-    guard headerBytes <= 256 << 10, let colon = line.firstIndex(of: UInt8(ascii: ":")),
-      colon <= 32
-    else { return count }
+    if count <= 2 { isReadingHeaders = false }  // the blank line after the headers
+    guard headerBytes <= Self.headerLimit else {
+      // Endless headers are a body in disguise: the same size error, not curl's write error.
+      exceededHeaderLimit = true
+      return 0
+    }
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon <= 32 else { return count }
     guard let name = Self.keptHeader(named: UnsafeRawBufferPointer(rebasing: line[..<colon])) else {
       return count
     }
@@ -191,9 +202,13 @@ final class CurlTransfer: @unchecked Sendable {
   /// Maps a failed transfer's `CURLcode` onto `FetchError`, with curl's own message.
   func error(for code: CURLcode) -> FetchError {
     if exceededLimit { return .tooLarge(limit: bodyLimit) }
+    if exceededHeaderLimit { return .tooLarge(limit: Self.headerLimit) }
     if let blockedAddress, !openedAllowedSocket { return .blockedPrivateAddress(blockedAddress) }
     let summary = String(cString: curl_easy_strerror(code))
     let detail = errorDetail
+    // One header line over curl's buffer cap fails as "out of memory" (curl 7.88: "Avoided giant
+    // realloc for header", logged only): a response too large, not a machine out of memory.
+    if code == CURLE_OUT_OF_MEMORY, isReadingHeaders { return .tooLarge(limit: 100 << 10) }
     let message = detail.isEmpty || detail == summary ? summary : "\(summary) (\(detail))"
     return FetchError(
       curlCode: code, message: message, url: lastLocation ?? request.url, redirectLimit: redirectLimit)

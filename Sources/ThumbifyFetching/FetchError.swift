@@ -13,7 +13,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooManyRedirects(Int)
   case blockedByRobots(String)
   case blockedPrivateAddress(String)
-  /// The host failed repeatedly earlier in this run and is skipped.
+  /// The host (`host:port`) failed repeatedly earlier in this run and is skipped.
   case hostSkipped(String)
   case cancelled
   case other(String)

@@ -12,9 +12,12 @@ struct FetchTarget: Sendable, Hashable {
   /// `host:port`, the key of the per-host queue and of host health.
   var hostKey: String { "\(host):\(port)" }
   /// `scheme://host:port`, the key of the robots.txt cache.
-  var origin: String {
+  var origin: String { "\(scheme)://\(authority)" }
+  /// `host:port` as written in a URL (IPv6 in brackets): how messages name a host, since one address
+  /// can serve several sites on different ports.
+  var authority: String {
     let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-    return "\(scheme)://\(bracketed):\(port)"
+    return "\(bracketed):\(port)"
   }
 
   /// Parses `url`; only absolute http and https URLs with a host are accepted.

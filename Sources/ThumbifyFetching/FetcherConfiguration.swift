@@ -16,7 +16,9 @@ public struct FetcherConfiguration: Sendable {
   /// Minimum time between the starts of two transfers to one host.
   /// `Crawl-delay` from robots.txt raises it per host, up to `maxCrawlDelay`.
   public var perHostDelay: Duration = .zero
-  /// Total time one transfer may take, counted from when curl gets it (queue time excluded).
+  /// The deadline of one fetch: its transfers, redirect hops, failed attempts and the waits between
+  /// retries together (time waiting in a host's queue excluded). LinkPresentation's default, 30 s.
+  /// A retry is made only when its wait leaves at least a second of it.
   public var timeout: Duration = .seconds(30)
   /// Time the TCP and TLS handshakes may take.
   public var connectTimeout: Duration = .seconds(10)

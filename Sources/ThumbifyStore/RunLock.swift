@@ -19,11 +19,7 @@ public final class RunLock: Sendable {
     let layout = OutputLayout(directory)
     let stateDirectory = layout.stateDirectory
     let path = layout.lock
-    do {
-      try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-    } catch {
-      throw .io(path: stateDirectory, operation: "create", message: "\(error.localizedDescription)")
-    }
+    try FileSystem.makeDirectories(stateDirectory)
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       throw .io(path: path, operation: "open", message: SystemCall.message(errno))

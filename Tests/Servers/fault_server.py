@@ -22,6 +22,7 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /status?code=N           answers N
   /etag                    ETag "v1" and Last-Modified; answers 304 to matching validators
   /echo-headers            the request headers as JSON
+  /huge-header?kind=K&bytes=N  response headers of N bytes: one line (K=line) or many 1 KB lines (K=many)
   /robots.txt              chosen by the Host name's first label (see ROBOTS below); every
                            fetch is counted in bucket "robots:<host name>"
 """
@@ -223,6 +224,18 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         self.send(200, b"<html>versioned</html>", headers=[("ETag", '"v1"'), ("Last-Modified", modified)])
+
+    def route_huge_header(self, query):
+        size = int(query.get("bytes", "20000000"))
+        self.send_response(200)
+        if query.get("kind") == "line":
+            self.send_header("X-Huge", "a" * size)
+        else:
+            for index in range(size // 1024):
+                self.send_header("X-Filler-%d" % index, "a" * 1000)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
 
     def route_echo_headers(self, query):
         self.send(200, json.dumps({k.lower(): v for k, v in self.headers.items()}).encode(), "application/json")

@@ -48,7 +48,9 @@ struct CrawlCommandTests {
       "The value 'soon' is invalid for '--max-age <duration>'"
     ),
     (["crawl", "u", "--out", "x", "--timeout", "0"], "The value '0' is invalid for '--timeout <seconds>'"),
-    (["crawl", "u", "--out", "x", "--concurrency", "-3"], "Missing value for '--concurrency <n>'"),
+    (
+      ["crawl", "u", "--out", "x", "--concurrency", "-3"], "The value '-3' is invalid for '--concurrency <n>'"
+    ),
     (["crawl", "u", "--out", "x", "--per-host", "zero"], "The value 'zero' is invalid for '--per-host <n>'"),
     (
       ["crawl", "u", "--out", "x", "--log-format", "xml"],

@@ -104,6 +104,15 @@ struct ExtractCommandTests {
     #expect(result.err == "Error: Cannot read '/nonexistent/page.html': No such file or directory.\n")
   }
 
+  /// Issue 17: `--html /dev/zero` read until memory ran out, then said "Cannot read … Success.";
+  /// a directory said the same.
+  @Test(arguments: [("/dev/zero", "File too large"), ("/tmp", "Is a directory")])
+  func anEndlessOrNonFileInputIsAnErrorWithItsReason(path: String, reason: String) async {
+    let result = await runCLI(["extract", "--html", path, "--url", "https://example.com/"])
+    #expect(result.status == 1)
+    #expect(result.err == "Error: Cannot read '\(path)': \(reason).\n")
+  }
+
   @Test func helpDescribesTheCommand() async {
     let result = await runCLI(["extract", "--help"])
     #expect(result.status == 0)

@@ -67,6 +67,27 @@ struct OutputSafetyTests {
     #expect(!FileManager.default.fileExists(atPath: "/manifest.jsonl"))
   }
 
+  /// Issue 17: a negative number was taken for an option, so `--timeout -1` said "Missing value".
+  @Test(arguments: [
+    (
+      ["crawl", "urls.txt", "--out", "x", "--timeout", "-1"],
+      "The value '-1' is invalid for '--timeout <seconds>'", "crawl"
+    ),
+    (
+      ["extract", "http://a.test/", "--timeout", "-0.5"],
+      "The value '-0.5' is invalid for '--timeout <seconds>'", "extract"
+    ),
+    (
+      ["crawl", "urls.txt", "--out", "x", "--concurrency", "-3"],
+      "The value '-3' is invalid for '--concurrency <n>'", "crawl"
+    ),
+  ])
+  func aNegativeNumberIsAnInvalidValue(arguments: [String], message: String, command: String) async {
+    let result = await runCLI(arguments)
+    #expect(result.status == 64)
+    #expect(result.err.hasPrefix("Error: \(message)\nUsage: thumbify \(command) "))
+  }
+
   @Test func aDirectoryGivenAsTheListIsFatalAndKeepsTheOutput() async throws {
     // Given an output directory with a manifest and a card from an earlier crawl
     let out = try Self.temporaryDirectory("dirlist")
@@ -101,5 +122,57 @@ struct OutputSafetyTests {
     defer { close(descriptor) }
     let reader = try URLListReader(fileDescriptor: descriptor)
     #expect(throws: StoreError.self) { _ = try reader.next() }
+  }
+
+  /// Issue 17: `thumb --out <a crawl's directory>` took no lock and replaced the crawl's manifest.
+  @Test func thumbRefusesACrawlsDirectoryAndKeepsItsManifest() async throws {
+    let out = try Self.temporaryDirectory("thumbcrawl")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let before = try await Self.crawlOneFailingURL(into: out)
+    let result = await runCLI(["thumb", ThumbCommandTests.photos + "/storm.jpg", "--out", out])
+    #expect(result.status == 70)
+    #expect(result.err.contains("it is a crawl's output directory"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/manifest.jsonl")) == before.manifest)
+  }
+
+  @Test func thumbRefusesALockedDirectory() async throws {
+    let out = try Self.temporaryDirectory("thumblock")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let lock = try RunLock(directory: out)
+    let result = await runCLI(["thumb", ThumbCommandTests.photos + "/storm.jpg", "--out", out])
+    #expect(result.status == 70)
+    #expect(result.err.hasPrefix("Error: Another thumbify run (pid \(getpid())) is using '\(out)'"))
+    #expect(!FileManager.default.fileExists(atPath: out + "/manifest.jsonl"))
+    withExtendedLifetime(lock) {}
+  }
+
+  /// Issue 17: a kill during the manifest pass left `manifest.jsonl.tmp-<pid>` that nothing removed.
+  @Test func theNextCrawlAndGCRemoveATemporaryManifestLeftByAKill() async throws {
+    let out = try Self.temporaryDirectory("stale")
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    _ = try await Self.crawlOneFailingURL(into: out)
+    let stale = [out + "/manifest.jsonl.tmp-999999", out + "/manifest.jsonl.tmp-12"]
+    for path in stale { #expect(FileManager.default.createFile(atPath: path, contents: Data("{".utf8))) }
+    let unrelated = out + "/manifest.jsonl.tmp-notes"
+    #expect(FileManager.default.createFile(atPath: unrelated, contents: Data()))
+    _ = try await Self.crawlOneFailingURL(into: out)
+    #expect(stale.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+    #expect(FileManager.default.fileExists(atPath: unrelated), "only <manifest>.tmp-<pid> names")
+    #expect(FileManager.default.createFile(atPath: stale[0], contents: Data("{".utf8)))
+    let gc = await runCLI(["gc", out])
+    #expect(gc.status == 0, "\(gc.err)")
+    #expect(!FileManager.default.fileExists(atPath: stale[0]))
+  }
+
+  /// Issue 17: `--out` below a regular file said "NSCocoaErrorDomain error 512".
+  @Test func anOutputDirectoryInsideAFileNamesTheReason() async throws {
+    let directory = try Self.temporaryDirectory("infile")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let file = directory + "/file"
+    #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+    try "http://127.0.0.1:9/\n".write(toFile: directory + "/urls.txt", atomically: true, encoding: .utf8)
+    let result = await runCLI(["crawl", directory + "/urls.txt", "--out", file + "/out", "--quiet"])
+    #expect(result.status == 70)
+    #expect(result.err == "Error: Could not create directory '\(file)': Not a directory\n")
   }
 }

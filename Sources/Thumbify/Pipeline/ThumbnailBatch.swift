@@ -40,8 +40,19 @@ public struct ThumbnailBatch: Sendable {
 
   /// Thumbnails every input and writes `manifest.jsonl`; a failed input is a record with an `error`.
   ///
-  /// - Throws: `StoreError` when the blobs directory or the manifest cannot be written.
+  /// It takes the directory's run lock, and refuses a crawl's output directory, whose manifest a
+  /// thumbnail manifest would replace.
+  ///
+  /// - Throws: `StoreError.locked` when another run uses the directory; `StoreError.io` when it is a
+  ///   crawl's, or the blobs directory or the manifest cannot be written.
   public func run(_ inputs: [Input]) async throws(StoreError) -> [ThumbRecord] {
+    let lock = try RunLock(directory: output.directory)
+    defer { withExtendedLifetime(lock) {} }
+    guard access(output.stateDatabase, F_OK) != 0 else {
+      throw .io(
+        path: output.directory, operation: "write thumbnails into",
+        message: "it is a crawl's output directory (its manifest would be replaced); choose another --out")
+    }
     try FileSystem.makeDirectories(output.blobs)
     let thumbnailer = Thumbnailer(decoder: decoder, store: BlobStore(root: output.directory), limits: limits)
     let pool = CPUPool(width: max(1, concurrency))
@@ -67,6 +78,7 @@ public struct ThumbnailBatch: Sendable {
       manifest += line
       manifest.append(UInt8(ascii: "\n"))
     }
+    ManifestWriter.removeStaleTemporaries(of: output.manifest)
     try FileSystem.writeAtomically(manifest, to: output.manifest)
     return records
   }

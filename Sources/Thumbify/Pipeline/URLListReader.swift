@@ -46,8 +46,10 @@ public final class URLListReader: @unchecked Sendable {
   ///
   /// - Throws: `StoreError.io` when the list cannot be read on.
   public func next() throws(StoreError) -> Entry? {
-    while let line = try lines.nextLine() {
+    while var line = try lines.nextLine() {
       lineNumber += 1
+      // A UTF-8 byte order mark (Windows editors write one) is not part of the first URL.
+      if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
       let text = Self.trimmed(line)
       if text.isEmpty || text.hasPrefix("#") { continue }
       if line.count > Self.maxLineLength {

@@ -32,7 +32,10 @@ enum CrawlCommand: Subcommand {
         isRepeating: true),
       .option(
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
-      .option("timeout", value: "seconds", help: "Timeout of one request.", default: "30"),
+      .option(
+        "timeout", value: "seconds",
+        help: "The longest one fetch (a page or an image) takes, redirects and retries included.",
+        default: "30"),
       .option("concurrency", value: "n", help: "URLs crawled at once.", default: "64"),
       .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
       .flag("allow-private-network", help: "Allow loopback and private addresses (tests, local demos)."),

@@ -29,13 +29,18 @@ enum ExtractCommand: Subcommand {
         "content-type", value: "value", help: "The page's HTTP Content-Type header (its charset wins)."),
       .option("icon-size", value: "px", help: "The icon size icons are ranked for.", default: "64"),
       .flag("compact", help: "Print the JSON on one line instead of indented."),
-      .option("timeout", value: "seconds", help: "Live form: the page fetch's total timeout.", default: "30"),
+      .option(
+        "timeout", value: "seconds",
+        help: "Live form: the longest the page fetch takes, redirects and retries included.", default: "30"),
       .option("cacert", value: "file", help: "Live form: trust the CAs in this PEM file."),
       .flag("allow-private-network", help: "Live form: allow private, loopback and reserved addresses."),
       .flag("ignore-robots", help: "Live form: do not read robots.txt."),
       .option("contact", value: "url", help: "Live form: a URL for site owners, sent in the User-Agent."),
     ]
   )
+
+  /// The largest `--html` file read.
+  static let maximumFileBytes = 64 << 20
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     guard let htmlPath = arguments.value("html") else {
@@ -59,11 +64,15 @@ enum ExtractCommand: Subcommand {
     if htmlPath == "-" {
       html = console.readStandardInput()
     } else {
-      guard let data = FileManager.default.contents(atPath: htmlPath) else {
-        console.printError("Error: Cannot read '\(htmlPath)': \(String(cString: strerror(errno))).")
+      do {
+        // A local file may be a saved page larger than a fetch's page cap; an endless one (/dev/zero)
+        // stops at the limit.
+        html = try FileSystem.readFile(htmlPath, limit: Self.maximumFileBytes)
+      } catch {
+        guard case .io(_, _, let message) = error else { return ExitCode.someFailed }
+        console.printError("Error: Cannot read '\(htmlPath)': \(message).")
         return ExitCode.someFailed
       }
-      html = [UInt8](data)
     }
     let metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
       html: html, pageURL: pageURL, contentType: arguments.value("content-type"))

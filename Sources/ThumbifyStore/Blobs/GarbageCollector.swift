@@ -34,6 +34,7 @@ public struct GarbageCollector: Sendable {
   public func collect(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Report {
     let lock = try RunLock(directory: outputDirectory)
     defer { withExtendedLifetime(lock) {} }
+    ManifestWriter.removeStaleTemporaries(of: OutputLayout(outputDirectory).manifest)
     var referenced: Set<String> = []
     try readManifestReferences(into: &referenced)
     let statePath = OutputLayout(outputDirectory).stateDatabase

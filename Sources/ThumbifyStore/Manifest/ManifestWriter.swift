@@ -16,9 +16,13 @@ public final class ManifestWriter {
   public private(set) var count = 0
 
   /// Starts a new manifest that will replace the file at `path` when `commit()` is called.
+  ///
+  /// Call it holding the directory's run lock: it removes the temporary files of writers that were
+  /// killed (``removeStaleTemporaries(of:)``).
   public init(path: String) throws(StoreError) {
     self.path = path
     temporaryPath = path + ".tmp-\(getpid())"
+    Self.removeStaleTemporaries(of: path)
     descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw Self.error(temporaryPath, "create") }
   }
@@ -26,6 +30,27 @@ public final class ManifestWriter {
   deinit {
     close(descriptor)
     unlink(temporaryPath)
+  }
+
+  /// Removes `<path>.tmp-<pid>` files left by writers killed before they committed (issue 17: a kill
+  /// during the manifest pass left one forever). Only for a caller holding the run lock, which no
+  /// live writer of the directory can then hold; returns how many were removed.
+  @discardableResult
+  public static func removeStaleTemporaries(of path: String) -> Int {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) } ?? "."
+    let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".tmp-"
+    guard let stream = opendir(directory.isEmpty ? "/" : directory) else { return 0 }
+    defer { closedir(stream) }
+    var removed = 0
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber) else { continue }
+      if unlink(directory + "/" + name) == 0 { removed += 1 }
+    }
+    return removed
   }
 
   /// Appends one record as one line of JSON.

@@ -40,6 +40,19 @@ struct URLListReaderTests {
     #expect(try entries(URLListReader(bytes: Array(Self.text.utf8))) == Self.expected)
   }
 
+  /// Issue 17: a list saved by a Windows editor starts with a UTF-8 byte order mark, which made its
+  /// first URL invalid. Only a mark at the very start is dropped.
+  @Test func aByteOrderMarkBeforeTheFirstURLIsNotPartOfIt() throws {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let list = bom + Array("http://example.com/a\n".utf8) + bom + Array("http://example.com/b\n".utf8)
+    let read = try entries(URLListReader(bytes: list))
+    #expect(read.first == .url(line: 1, url: "http://example.com/a", normalizedURL: "http://example.com/a"))
+    guard case .invalid(line: 2, _, _) = read.last else {
+      Issue.record("a mark inside the list is not dropped: \(read)")
+      return
+    }
+  }
+
   @Test func readsFilesAndDescriptorsTheSameWay() throws {
     let directory = makeTemporaryDirectory("list")
     defer { removeDirectory(directory) }

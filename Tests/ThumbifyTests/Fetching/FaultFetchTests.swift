@@ -62,6 +62,20 @@ struct FaultFetchTests {
     #expect(error == .tooLarge(limit: 256 << 10))
   }
 
+  /// Issue 17: 20 MB of response headers came back as `unknown` ("Out of memory"), not `tooLarge`.
+  @Test(arguments: [
+    ("line", 20_000_000, 100 << 10), ("many", 20_000_000, 256 << 10), ("many", 300_000, 256 << 10),
+  ])
+  func endlessHeadersAreTooLarge(kind: String, bytes: Int, limit: Int) async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher()
+    let error = await fetchError {
+      try await fetcher.fetch(
+        FetchRequest(url: server.url("/huge-header?kind=\(kind)&bytes=\(bytes)"), kind: .page))
+    }
+    #expect(error == .tooLarge(limit: limit))
+  }
+
   @Test func gzipBombIsCappedOnDecodedBytes() async throws {
     let server = try await FaultServer()
     let fetcher = try makeTestFetcher()

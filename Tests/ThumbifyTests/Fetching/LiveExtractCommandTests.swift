@@ -42,6 +42,24 @@ struct LiveExtractCommandTests {
     #expect(result.out.contains(#""lastModified":"Sun, 01 Nov 2026 10:00:00 GMT""#))
   }
 
+  /// Issue 17: a hostile `Location:` put raw terminal escapes (retitle, clear screen) into the error.
+  @Test func terminalEscapesFromTheNetworkAreEscapedInTheError() async throws {
+    let server = try await FaultServer()
+    let hostile = "http://127.0.0.1:9/\u{1B}]0;pwned\u{07}\u{1B}[2Jx"
+    let query = hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    let result = await run(["extract", server.url("/redirect?to=" + query), "--allow-private-network"])
+    #expect(result.status == 1)
+    #expect(
+      !result.err.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(result.err.debugDescription)")
+    #expect(!result.err.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) })
+    #expect(result.err.contains(#"\u001b]0;pwned\u0007\u001b[2Jx"#), "named, escaped")
+  }
+
+  @Test func controlCharactersPrintAsJSONEscapes() {
+    #expect(Console.escapingControls("a\u{1B}[2Jb\tc\u{7F}\u{85}") == "a\\u001b[2Jb\tc\\u007f\\u0085")
+    #expect(Console.escapingControls("line one\nline two") == "line one\nline two")
+  }
+
   @Test func privateAddressesAreRefusedByDefault() async throws {
     let server = try await FaultServer()
     for arguments in [["extract", server.url("/ok")], ["extract", server.url("/ok"), "--ignore-robots"]] {
