@@ -177,7 +177,7 @@ public final class CrawlJob: Sendable {
         }
         await onEvent(event)
       }
-      if let error = crawler.listError ?? crawler.cardError { throw error }
+      if let error = crawler.cardError { throw error }
       var summary = counts.withLock { $0 }
       summary.isResumed = run.isResumed
       summary.outcomes = [:]

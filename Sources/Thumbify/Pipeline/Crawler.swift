@@ -40,7 +40,6 @@ public final class Crawler: Sendable {
   private let iconVariants: ImageStage.Variants
   private let inFlight = Mutex<Set<String>>([])
   private let firstCardError = Mutex<StoreError?>(nil)
-  private let firstListError = Mutex<StoreError?>(nil)
 
   /// - Parameter cards: when given, each record's card file is written as soon as the record is saved
   ///   (a card that cannot be written is kept in `cardError` and no more cards are written).
@@ -67,7 +66,9 @@ public final class Crawler: Sendable {
   ///
   /// Then flushes the state (`StateStore.flush()`): when it returns, every record is committed.
   ///
-  /// - Throws: `StoreError` when the state database fails; the crawl stops (what was committed stays).
+  /// - Throws: `StoreError` when the state database fails, or when the list cannot be read to its end
+  ///   (after the flush: what was crawled stays; the caller must not write a manifest of part of the
+  ///   list); the crawl stops (what was committed stays).
   public func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void)
     async throws(StoreError)
   {
@@ -88,8 +89,8 @@ public final class Crawler: Sendable {
     } catch {
       // Cancelled: what was finished is committed all the same.
     }
-    if let error = source.error { firstListError.withLock { $0 = error } }
     try state.flush()
+    if let error = source.error { throw error }
   }
 
   private func handle(_ entry: URLListReader.Entry, onEvent: @Sendable (Event) async -> Void)
@@ -202,10 +203,6 @@ public final class Crawler: Sendable {
       firstCardError.withLock { $0 = $0 ?? error }
     }
   }
-
-  /// Why the URL list could not be read to its end (the crawl stopped there; its caller fails the run
-  /// rather than write a manifest of part of the list).
-  public var listError: StoreError? { firstListError.withLock { $0 } }
 
   /// The first card file that could not be written (the crawl goes on; its caller fails the run).
   public var cardError: StoreError? { firstCardError.withLock { $0 } }
