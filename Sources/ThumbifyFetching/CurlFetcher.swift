@@ -127,16 +127,14 @@ public final class CurlFetcher: Fetching {
   {
     var attemptNumber = 1
     var used: Duration = .zero
-    let clock = ContinuousClock()
     while true {
       if Task.isCancelled { throw .cancelled }
-      let started = clock.now
       switch await attempt(request, target: target, timeout: budget - used) {
       case .success(let hop):
         health.recordSuccess(target.hostKey)
         return (hop, used + .milliseconds(Int(hop.response.duration * 1000)))
       case .failure(let failure):
-        used += clock.now - started
+        used += failure.transferTime
         guard retries, RetryPolicy.isRetryable(failure.error) else { throw failure.error }
         health.recordFailure(target.hostKey)
         guard attemptNumber < configuration.retry.maxAttempts else { throw failure.error }
@@ -158,9 +156,11 @@ public final class CurlFetcher: Fetching {
     var redirectURL: String?
   }
 
-  /// A failed attempt and the server's `Retry-After`, if it sent one.
+  /// A failed attempt, how long its transfer took (queue time excluded) and the server's
+  /// `Retry-After`, if it sent one.
   struct AttemptFailure: Error {
     var error: FetchError
+    var transferTime: Duration
     var retryAfter: Duration?
   }
 
@@ -177,14 +177,18 @@ public final class CurlFetcher: Fetching {
     let completion: CurlCompletion
     switch await loop.perform(transfer) {
     case .success(let value): completion = value
-    case .failure(let error): return .failure(AttemptFailure(error: error))
+    case .failure(let error):
+      return .failure(AttemptFailure(error: error, transferTime: transfer.ticket.transferTime))
     }
     let isConditional = request.etag != nil || request.lastModified != nil
     let isNotModified = completion.status == 304 && isConditional
     let redirectURL = (300..<400).contains(completion.status) && !isNotModified ? completion.redirectURL : nil
     guard (200..<300).contains(completion.status) || isNotModified || redirectURL != nil else {
       let retryAfter = completion.headers["retry-after"].flatMap { RetryPolicy.parseRetryAfter($0) }
-      return .failure(AttemptFailure(error: .httpStatus(completion.status), retryAfter: retryAfter))
+      return .failure(
+        AttemptFailure(
+          error: .httpStatus(completion.status), transferTime: transfer.ticket.transferTime,
+          retryAfter: retryAfter))
     }
     let response = FetchResponse(
       requestedURL: request.url, finalURL: completion.urls.last ?? request.url, status: completion.status,

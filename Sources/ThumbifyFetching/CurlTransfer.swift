@@ -181,6 +181,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// The completion handed to the caller once curl reports `CURLMSG_DONE` with `code`.
   func finish(code: CURLcode) -> Result<CurlCompletion, FetchError> {
     let usable = code == CURLE_OK || (code == CURLE_WRITE_ERROR && isTruncated)
+    ticket.recordTransferTime(seconds: easy?.info(double: CURLINFO_TOTAL_TIME) ?? 0)
     guard usable, let easy else { return .failure(error(for: code)) }
     let version: String? =
       switch easy.info(long: CURLINFO_HTTP_VERSION) {

@@ -15,6 +15,16 @@ final class TransferTicket: Sendable {
   }
 
   private let state = Mutex<State>(.idle)
+  private let transferMilliseconds = Atomic<Int>(0)
+
+  /// How long curl spent on the transfer (`CURLINFO_TOTAL_TIME`; 0 when it never started): the part
+  /// of an attempt that counts against the fetch's timeout, queue time excluded. Set by the loop
+  /// before `finish`, read by the awaiting task after it.
+  var transferTime: Duration { .milliseconds(transferMilliseconds.load(ordering: .relaxed)) }
+
+  func recordTransferTime(seconds: Double) {
+    transferMilliseconds.store(Int(min(max(seconds, 0), 1e9) * 1000), ordering: .relaxed)
+  }
 
   /// Stores the continuation; false (and nothing stored) when the task was already cancelled.
   func install(_ continuation: Continuation) -> Bool {

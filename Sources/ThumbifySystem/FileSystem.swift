@@ -11,7 +11,7 @@ public enum FileSystem {
     for component in path.split(separator: "/") {
       prefix += component
       if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-        throw error("create directory", prefix)
+        throw SystemCall.error("create directory", prefix)
       }
       if !isDirectory(prefix) {
         throw .io(path: prefix, operation: "create directory", message: SystemCall.message(ENOTDIR))
@@ -39,7 +39,7 @@ public enum FileSystem {
     if try writeLinked(bytes, to: path, in: directory, isDurable: isDurable) { return }
     var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { throw error("create a temporary file in", directory) }
+    guard descriptor >= 0 else { throw SystemCall.error("create a temporary file in", directory) }
     let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     var isRenamed = false
     defer {
@@ -49,7 +49,7 @@ public enum FileSystem {
       defer { close(descriptor) }
       try finish(descriptor, writing: bytes, isDurable: isDurable, path: temporary)
     }
-    guard rename(temporary, path) == 0 else { throw error("rename a temporary file to", path) }
+    guard rename(temporary, path) == 0 else { throw SystemCall.error("rename a temporary file to", path) }
     isRenamed = true
   }
 
@@ -75,7 +75,7 @@ public enum FileSystem {
         return false
       }
       guard rename(temporary, path) == 0 else {
-        let failure = error("rename a temporary file to", path)
+        let failure = SystemCall.error("rename a temporary file to", path)
         unlink(temporary)
         throw failure
       }
@@ -110,9 +110,11 @@ public enum FileSystem {
   private static func finish(_ descriptor: Int32, writing bytes: [UInt8], isDurable: Bool, path: String)
     throws(StoreError)
   {
-    guard bytes.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0) }) else { throw error("write", path) }
-    guard fchmod(descriptor, 0o644) == 0 else { throw error("set permissions of", path) }
-    guard !isDurable || fsync(descriptor) == 0 else { throw error("flush", path) }
+    guard bytes.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0) }) else {
+      throw SystemCall.error("write", path)
+    }
+    guard fchmod(descriptor, 0o644) == 0 else { throw SystemCall.error("set permissions of", path) }
+    guard !isDurable || fsync(descriptor) == 0 else { throw SystemCall.error("flush", path) }
   }
 
   /// Whether `path` is known to hold nothing: it does not exist, or it is a directory with no entry
@@ -160,9 +162,9 @@ public enum FileSystem {
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
 
-  /// A `StoreError` for the failed call, with `strerror(errno)`.
-  package static func error(_ operation: String, _ path: String) -> StoreError {
-    SystemCall.error(operation, path)
+  /// The name of a directory entry returned by `readdir`.
+  package static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+    withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
   }
 }
 
@@ -173,10 +175,10 @@ extension FileSystem {
   ///   opened or read, or is larger than `limit` (`EFBIG`).
   public static func readFile(_ path: String, limit: Int) throws(StoreError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw error("read", path) }
+    guard descriptor >= 0 else { throw SystemCall.error("read", path) }
     defer { close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw error("read", path) }
+    guard fstat(descriptor, &status) == 0 else { throw SystemCall.error("read", path) }
     if (status.st_mode & S_IFMT) == S_IFDIR {
       throw .io(path: path, operation: "read", message: SystemCall.message(EISDIR))
     }
@@ -197,7 +199,7 @@ extension FileSystem {
       }
       if failure != 0 {
         errno = failure
-        throw error("read", path)
+        throw SystemCall.error("read", path)
       }
     }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -205,7 +207,7 @@ extension FileSystem {
       let count = chunk.withUnsafeMutableBytes {
         SystemCall.read(descriptor, into: $0.baseAddress!, count: $0.count)
       }
-      if count < 0 { throw error("read", path) }
+      if count < 0 { throw SystemCall.error("read", path) }
       if count == 0 { return bytes }
       if bytes.count + count > limit {
         throw .io(path: path, operation: "read", message: SystemCall.message(EFBIG))

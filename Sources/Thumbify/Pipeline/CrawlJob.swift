@@ -112,25 +112,23 @@ public final class CrawlJob: Sendable {
     list: ListSource, onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {
     let spool = OutputLayout(outputDirectory).standardInputSpool
-    let isSpooled = Mutex(false)
+    // Only the first open spools (a failed spool fails the run, so it is not retried).
+    let isSpooled = Atomic(false)
     return try await run(
       openList: { () throws(StoreError) in
         switch list {
         case .file(let path):
           return try URLListReader(path: path)
-        case .stream, .bytes:
-          // Only the first call spools (a failed spool fails the run, so it is not retried).
-          let spools = !isSpooled.withLock { (isDone: inout Bool) -> Bool in
-            defer { isDone = true }
-            return isDone
-          }
-          if spools, case .stream(let descriptor) = list {
+        case .stream(let descriptor):
+          if !isSpooled.exchange(true, ordering: .relaxed) {
             try SystemCall.copy(from: descriptor, inputName: "standard input", to: spool)
-          } else if spools, case .bytes(let bytes) = list {
+          }
+        case .bytes(let bytes):
+          if !isSpooled.exchange(true, ordering: .relaxed) {
             try FileSystem.writeAtomically(bytes, to: spool)
           }
-          return try URLListReader(path: spool)
         }
+        return try URLListReader(path: spool)
       }, onEvent: onEvent)
   }
 

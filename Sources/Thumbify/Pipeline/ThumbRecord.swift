@@ -39,6 +39,6 @@ public struct ThumbRecord: Sendable, Codable, Equatable {
 
   public init(source: String, error: RecordError) {
     self.source = source
-    self.error = RecordError(code: error.code, message: error.message)
+    self.error = error
   }
 }

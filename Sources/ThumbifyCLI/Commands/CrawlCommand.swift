@@ -107,8 +107,8 @@ enum CrawlCommand: Subcommand {
       console.printError("Error: \(message)")
       return ExitCode.fatal
     }
-    let isStandardInput = options.listPath == "-"
     let listPath = options.listPath
+    let isStandardInput = listPath == "-"
     if !isStandardInput {
       do {
         _ = try URLListReader(path: listPath)

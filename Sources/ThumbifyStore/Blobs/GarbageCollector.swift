@@ -34,10 +34,11 @@ public struct GarbageCollector: Sendable {
   public func collect(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Report {
     let lock = try RunLock(directory: outputDirectory)
     defer { withExtendedLifetime(lock) {} }
-    ManifestWriter.removeStaleTemporaries(of: OutputLayout(outputDirectory).manifest)
+    let layout = OutputLayout(outputDirectory)
+    ManifestWriter.removeStaleTemporaries(of: layout.manifest)
     var referenced: Set<String> = []
     try readManifestReferences(into: &referenced)
-    let statePath = OutputLayout(outputDirectory).stateDatabase
+    let statePath = layout.stateDatabase
     if access(statePath, F_OK) == 0 {
       try StateStore(path: statePath).referencedBlobPaths { referenced.insert($0) }
     }
@@ -76,9 +77,7 @@ public struct GarbageCollector: Sendable {
     guard let directory = opendir(outputDirectory + "/" + relative) else { return }
     defer { closedir(directory) }
     while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-      }
+      let name = FileSystem.name(of: entry)
       if name == "." || name == ".." { continue }
       let child = relative + "/" + name
       var status = stat()

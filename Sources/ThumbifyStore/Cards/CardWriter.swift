@@ -176,23 +176,21 @@ public struct CardWriter: Sendable {
     /// The directory is read one entry at a time (`readdir`), never listed whole, and each stale entry
     /// is unlinked as it is met (entries already read are not returned again).
     public mutating func finish() throws(StoreError) -> Summary {
-      guard let directory = opendir(cardsDirectory) else { throw FileSystem.error("list", cardsDirectory) }
+      guard let directory = opendir(cardsDirectory) else { throw SystemCall.error("list", cardsDirectory) }
       defer { closedir(directory) }
       while true {
         errno = 0
         guard let entry = readdir(directory) else {
-          if errno != 0 { throw FileSystem.error("list", cardsDirectory) }
+          if errno != 0 { throw SystemCall.error("list", cardsDirectory) }
           return summary
         }
-        let name = withUnsafePointer(to: &entry.pointee.d_name) {
-          $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-        }
+        let name = FileSystem.name(of: entry)
         let isLeftover = name.hasPrefix(".tmp-")
         let isCard = name.hasSuffix(".json")
         guard isLeftover || isCard else { continue }
         if isCard, let key = CardKey(hex: String(name.dropLast(5))), try keeps(key) { continue }
         let path = (cardsDirectory as NSString).appendingPathComponent(name)
-        guard unlink(path) == 0 || errno == ENOENT else { throw FileSystem.error("remove", path) }
+        guard unlink(path) == 0 || errno == ENOENT else { throw SystemCall.error("remove", path) }
         if isCard { summary.removed += 1 }
       }
     }

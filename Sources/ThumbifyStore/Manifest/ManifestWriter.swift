@@ -24,7 +24,7 @@ public final class ManifestWriter {
     temporaryPath = path + ".tmp-\(getpid())"
     Self.removeStaleTemporaries(of: path)
     descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw Self.error(temporaryPath, "create") }
+    guard descriptor >= 0 else { throw SystemCall.error("create", temporaryPath) }
   }
 
   deinit {
@@ -44,9 +44,7 @@ public final class ManifestWriter {
     defer { closedir(stream) }
     var removed = 0
     while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) {
-        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      let name = FileSystem.name(of: entry)
       guard name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber) else { continue }
       if unlink(directory + "/" + name) == 0 { removed += 1 }
     }
@@ -77,8 +75,8 @@ public final class ManifestWriter {
   /// Flushes, fsyncs, and renames the temp file over the manifest; then fsyncs the directory.
   public func commit() throws(StoreError) {
     try flush()
-    guard fsync(descriptor) == 0 else { throw Self.error(temporaryPath, "sync") }
-    guard rename(temporaryPath, path) == 0 else { throw Self.error(path, "rename into") }
+    guard fsync(descriptor) == 0 else { throw SystemCall.error("sync", temporaryPath) }
+    guard rename(temporaryPath, path) == 0 else { throw SystemCall.error("rename into", path) }
     let directory = (path as NSString).deletingLastPathComponent
     let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
     if directoryDescriptor >= 0 {
@@ -89,7 +87,7 @@ public final class ManifestWriter {
 
   private func flush() throws(StoreError) {
     guard buffer.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0) }) else {
-      throw Self.error(temporaryPath, "write")
+      throw SystemCall.error("write", temporaryPath)
     }
     bytesWritten += buffer.count
     buffer.removeAll(keepingCapacity: true)
@@ -101,9 +99,5 @@ public final class ManifestWriter {
         descriptor, Int64(writebackStarted), Int64(bytesWritten - writebackStarted))
       writebackStarted = bytesWritten
     }
-  }
-
-  private static func error(_ path: String, _ operation: String) -> StoreError {
-    .io(path: path, operation: operation, message: SystemCall.message(errno))
   }
 }

@@ -107,6 +107,23 @@ struct RetryFetchTests {
     #expect(start.duration(to: .now) < .seconds(2))
   }
 
+  /// Time waiting in the host's queue is not part of the deadline: a 503 answered after 2 s behind
+  /// another transfer of the host is still retried within a 2.5 s timeout.
+  @Test func queueTimeDoesNotUseUpTheDeadline() async throws {
+    let server = try await FaultServer()
+    let fetcher = try retryingFetcher {
+      $0.timeout = .milliseconds(2_500)
+      $0.maxTransfersPerHost = 1
+    }
+    async let holding = fetcher.fetch(
+      FetchRequest(url: server.url("/hold?ms=2000&bucket=queue"), kind: .page))
+    try await Task.sleep(for: .milliseconds(200))
+    let response = try await fetcher.fetch(
+      FetchRequest(url: server.url("/flaky?key=queued&failures=1&status=503"), kind: .page))
+    #expect(response.status == 200)
+    #expect(try await holding.status == 200)
+  }
+
   /// Retries still happen while the deadline leaves time for them.
   @Test func retriesFitInsideTheDeadline() async throws {
     let server = try await FaultServer()
