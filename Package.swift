@@ -26,8 +26,11 @@ let package = Package(
     // The library's layers, each a target so that the compiler refuses an upward import
     // (docs/architecture.md): system → imaging, fetching, extracting → store → Thumbify → CLI.
     .target(name: "ThumbifySystem", dependencies: ["CCrypto"]),
+    // libpng's row-by-row reading, in C so that its longjmp errors never cross Swift frames.
+    .target(name: "CPNGRows", dependencies: ["CPNG"]),
     .target(
-      name: "ThumbifyImaging", dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CWebP", "CGIF"]),
+      name: "ThumbifyImaging",
+      dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF"]),
     .target(name: "ThumbifyFetching", dependencies: ["ThumbifySystem", "CCurl", "CLinux"]),
     .target(name: "ThumbifyExtracting"),
     .target(

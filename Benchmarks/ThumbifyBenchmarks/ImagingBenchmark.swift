@@ -7,7 +7,7 @@ import Thumbify
 /// on a corpus of real photos: throughput (images/s, ratios), SSIM against a
 /// double-precision Lanczos3 reference, and peak RSS.
 ///
-/// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X] [--jpeg-headroom X] [--rgb-path]
+/// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X] [--jpeg-headroom X] [--box-headroom X] [--rgb-path]
 /// [--quality-only]`
 ///
 /// `--headroom` is thumbify's shrink-on-load headroom (`DecodeOptions.shrinkHeadroom`):
@@ -19,6 +19,8 @@ enum ImagingBenchmark {
   nonisolated(unsafe) static var usesPlanarPath = true
   /// `--jpeg-headroom`: `DecodeOptions.jpegShrinkHeadroom` (same rule as `usesPlanarPath`).
   nonisolated(unsafe) static var jpegHeadroom = DecodeOptions().jpegShrinkHeadroom
+  /// `--box-headroom`: `DecodeOptions.boxShrinkHeadroom` (PNG and GIF; same rule).
+  nonisolated(unsafe) static var boxHeadroom = DecodeOptions().boxShrinkHeadroom
 
   static func run(_ arguments: [String]) async throws {
     let samples = option("--samples", in: arguments).flatMap(Int.init) ?? 5
@@ -26,11 +28,12 @@ enum ImagingBenchmark {
     let corpus = option("--corpus", in: arguments) ?? ".build/imaging-corpus"
     usesPlanarPath = !arguments.contains("--rgb-path")
     if let value = option("--jpeg-headroom", in: arguments) { jpegHeadroom = Double(value) }
+    if let value = option("--box-headroom", in: arguments).flatMap(Double.init) { boxHeadroom = value }
     let files = try ImagingCorpus.files(in: corpus)
     let out = NSTemporaryDirectory() + "thumbify-imaging-bench-\(getpid())"
     print(
       "corpus: \(files.count) images in \(corpus); \(samples) interleaved rounds after 1 warm-up; medians; "
-        + "thumbify shrink-on-load headroom \(headroom) (JPEG \(jpegHeadroom ?? headroom)), \(usesPlanarPath ? "planar" : "RGB") path"
+        + "thumbify shrink-on-load headroom \(headroom) (JPEG \(jpegHeadroom ?? headroom), PNG/GIF box \(boxHeadroom)), \(usesPlanarPath ? "planar" : "RGB") path"
     )
     let rssAtStart = ImagingCorpus.peakRSSKiB()
     var rssAfterFirstPass = 0
@@ -269,7 +272,9 @@ enum ImagingBenchmark {
 
   /// The decode limits and shrink-on-load headrooms of every thumbify pass.
   static func limits(headroom: Double) -> DecodeOptions {
-    DecodeOptions(maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom)
+    DecodeOptions(
+      maxBytes: 64 << 20, shrinkHeadroom: headroom, jpegShrinkHeadroom: jpegHeadroom,
+      boxShrinkHeadroom: boxHeadroom)
   }
 
   /// Items per second of one run of `body`.

@@ -6,23 +6,23 @@ import CGIF
 /// checked against the pixel limit before any pixel buffer is allocated. The
 /// frame is drawn at its offset on a transparent canvas of the logical screen
 /// size, honouring the transparent index of its graphic control extension and
-/// GIF's four-pass interlacing. Output is RGBA (``ImageDecoder`` reduces it to
-/// RGB when every pixel is opaque).
+/// GIF's four-pass interlacing; lines go into a ``ShrinkingCanvas`` as giflib
+/// decodes them, so a decode for a thumbnail holds only the box-shrunk canvas.
+/// Output is RGBA (``ImageDecoder`` reduces it to RGB when every pixel is opaque).
 struct GIFDecoder: ImageDecoding {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     try data.withUnsafeBufferPointer { (gif) throws(ImageError) -> DecodedImage in
       var source = GIFSource(bytes: gif)
       return try withUnsafeMutablePointer(to: &source) { (pointer) throws(ImageError) -> DecodedImage in
         let file = try GIFFile(source: pointer)
-        let buffer = try Self.firstFrame(of: file, options: options)
-        return DecodedImage(
-          buffer: buffer, format: .gif, originalSize: Size(width: buffer.width, height: buffer.height))
+        return try Self.firstFrame(of: file, options: options)
       }
     }
   }
 
   /// Reads records up to the first image and draws it.
-  private static func firstFrame(of file: GIFFile, options: DecodeOptions) throws(ImageError) -> PixelBuffer {
+  private static func firstFrame(of file: GIFFile, options: DecodeOptions) throws(ImageError) -> DecodedImage
+  {
     var transparentIndex: Int?
     while true {
       switch try file.nextRecord() {
@@ -40,7 +40,7 @@ struct GIFDecoder: ImageDecoding {
 
   private static func drawFrame(of file: GIFFile, transparentIndex: Int?, options: DecodeOptions)
     throws(ImageError)
-    -> PixelBuffer
+    -> DecodedImage
   {
     let frame = try file.imageDescriptor()
     var canvas = file.screenSize
@@ -52,24 +52,28 @@ struct GIFDecoder: ImageDecoding {
     guard let palette = frame.palette ?? file.globalPalette else {
       throw .corrupt(format: .gif, message: "The GIF has neither a global nor a local colour table.")
     }
-    var rgba = [UInt8](repeating: 0, count: canvas.width * canvas.height * 4)
+    var shrunk = ShrinkingCanvas(
+      source: canvas, factor: ShrinkingCanvas.factor(for: canvas, options: options), channels: 4,
+      rowsInOrder: !frame.isInterlaced)
     var line = [UInt8](repeating: 0, count: frame.size.width)
+    let visible = min(frame.size.width, max(0, canvas.width - frame.left))
+    var rgba = [UInt8](repeating: 0, count: visible * 4)
     for row in Self.rowOrder(height: frame.size.height, isInterlaced: frame.isInterlaced) {
       try file.readLine(into: &line)
       let y = frame.top + row
-      guard y < canvas.height else { continue }
-      for column in 0..<min(frame.size.width, max(0, canvas.width - frame.left)) {
+      guard y < canvas.height, visible > 0 else { continue }
+      for column in 0..<visible {
         let index = Int(line[column])
-        let offset = (y * canvas.width + frame.left + column) * 4
-        if index == transparentIndex { continue }
-        let color = index < palette.count ? palette[index] : (0, 0, 0)
-        rgba[offset] = color.0
-        rgba[offset + 1] = color.1
-        rgba[offset + 2] = color.2
-        rgba[offset + 3] = 255
+        let color = index == transparentIndex ? nil : index < palette.count ? palette[index] : (0, 0, 0)
+        rgba[column * 4] = color?.0 ?? 0
+        rgba[column * 4 + 1] = color?.1 ?? 0
+        rgba[column * 4 + 2] = color?.2 ?? 0
+        rgba[column * 4 + 3] = color == nil ? 0 : 255
       }
+      rgba.withUnsafeBufferPointer { shrunk.add($0.baseAddress!, count: visible, y: y, x0: frame.left) }
     }
-    return PixelBuffer(width: canvas.width, height: canvas.height, channels: 4, pixels: rgba)
+    return DecodedImage(
+      buffer: shrunk.finish(), format: .gif, originalSize: canvas, exactScale: shrunk.exactScale)
   }
 
   /// The frame rows in the order they are stored: 0, 8, 16…, 4, 12…, 2, 6…, 1, 3… when interlaced.

@@ -22,7 +22,8 @@ extension ImageDecoder: PlanarImageDecoding {
       let decoded = try decode(data, options: options)
       guard !decoded.buffer.hasAlpha else { return nil }
       return DecodedPlanes(
-        image: YCbCrImage(fullRange: decoded.buffer), format: .png, originalSize: decoded.originalSize)
+        image: YCbCrImage(fullRange: decoded.buffer), format: .png, originalSize: decoded.originalSize,
+        exactScale: decoded.exactScale)
     default:
       return nil
     }

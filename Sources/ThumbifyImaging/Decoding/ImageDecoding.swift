@@ -20,6 +20,11 @@ public struct DecodeOptions: Sendable, Hashable {
   /// The default 1.5 brings JPEG thumbnails level with libvips's (factor 2) SSIM at
   /// less cost; `nil` uses ``shrinkHeadroom``. See docs/decoding.md.
   public var jpegShrinkHeadroom: Double?
+  /// The headroom for decoders that box-shrink rows as they decode them (PNG, GIF:
+  /// ``ShrinkingCanvas``): 2 leaves the resampler the same reduction its own pre-shrink
+  /// (``Resampler/preShrinkGap``) would, so the thumbnail matches a full-size decode's,
+  /// at a fraction of the memory. See docs/decoding.md.
+  public var boxShrinkHeadroom: Double
 
   public init(
     target: Size? = nil,
@@ -27,7 +32,8 @@ public struct DecodeOptions: Sendable, Hashable {
     maxPixels: Int = 50_000_000,
     maxBytes: Int = 10 << 20,
     shrinkHeadroom: Double = 1,
-    jpegShrinkHeadroom: Double? = 1.5
+    jpegShrinkHeadroom: Double? = 1.5,
+    boxShrinkHeadroom: Double = 2
   ) {
     self.target = target
     self.fit = fit
@@ -35,6 +41,7 @@ public struct DecodeOptions: Sendable, Hashable {
     self.maxBytes = maxBytes
     self.shrinkHeadroom = shrinkHeadroom
     self.jpegShrinkHeadroom = jpegShrinkHeadroom
+    self.boxShrinkHeadroom = boxShrinkHeadroom
   }
 }
 
@@ -46,11 +53,17 @@ public struct DecodedImage: Sendable {
   public var format: ImageFormat
   /// The full-resolution size, upright (before any shrink-on-load).
   public var originalSize: Size
+  /// The decode's scale, buffer pixels per full-resolution pixel on both axes, when it is
+  /// not the ratio of the sizes: a box shrink by *f* (PNG, GIF) drops up to *f* − 1 trailing
+  /// pixels, but its scale is exactly 1/*f*, as the resampler's own pre-shrink takes it.
+  /// `nil`: the ratio of the buffer's size to ``originalSize`` on each axis.
+  public var exactScale: Double?
 
-  public init(buffer: PixelBuffer, format: ImageFormat, originalSize: Size) {
+  public init(buffer: PixelBuffer, format: ImageFormat, originalSize: Size, exactScale: Double? = nil) {
     self.buffer = buffer
     self.format = format
     self.originalSize = originalSize
+    self.exactScale = exactScale
   }
 }
 

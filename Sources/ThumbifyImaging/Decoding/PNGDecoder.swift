@@ -1,49 +1,82 @@
 import CPNG
+import CPNGRows
 
-/// Decodes PNG through libpng's simplified API (`png_image`).
+/// Decodes PNG row by row through libpng (`thumbify_png_read_rows` in `Sources/CPNGRows`).
 ///
 /// Palette, gray, 16-bit, tRNS and interlaced images all come out as 8-bit
-/// RGB, or RGBA (straight alpha) when the image has an alpha channel or tRNS.
-/// 16-bit samples without gAMA/sRGB are taken as sRGB-encoded, as browsers do.
-/// The header is read first (`png_image_begin_read_from_memory`) so the pixel
-/// limit is checked before the output buffer is allocated. Interlaced 16-bit
-/// images take a detour around a libpng bug (see `PNGDecoder+Interlaced16.swift`).
+/// RGB, or RGBA (straight alpha) when the image has an alpha channel or tRNS,
+/// with the transforms of libpng's simplified API: 16-bit samples without
+/// gAMA/sRGB are taken as sRGB-encoded, as browsers do. The header is checked
+/// against the pixel limit before any pixel memory is allocated, and rows go
+/// into a ``ShrinkingCanvas`` as libpng inflates them, so a decode for a
+/// thumbnail holds only the box-shrunk image (a 49-megapixel PNG for a
+/// 1200-pixel thumbnail: about 40 MB, not 150–200 MB). Adam7 passes are
+/// placed pixel by pixel, which also keeps clear of libpng 1.6.39's garbled
+/// interlaced 16-bit reads in its simplified API.
 struct PNGDecoder: ImageDecoding {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
-    let buffer = try data.withUnsafeBufferPointer { (png) throws(ImageError) -> PixelBuffer in
-      try Self.decode(UnsafeRawBufferPointer(png), options: options)
+    try data.withUnsafeBufferPointer { (png) throws(ImageError) -> DecodedImage in
+      let (buffer, size, scale) = try Self.decodeReportingSize(UnsafeRawBufferPointer(png), options: options)
+      return DecodedImage(buffer: buffer, format: .png, originalSize: size, exactScale: scale)
     }
-    return DecodedImage(
-      buffer: buffer, format: .png, originalSize: Size(width: buffer.width, height: buffer.height))
   }
 
-  /// Decodes PNG bytes held in memory; ICO entries call this directly.
+  /// Decodes PNG bytes held in memory at full size or box-shrunk; ICO entries call this directly.
   static func decode(_ png: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageError) -> PixelBuffer
   {
-    var image = png_image()
-    image.version = UInt32(PNG_IMAGE_VERSION)
-    defer { png_image_free(&image) }
-    guard let base = png.baseAddress, png_image_begin_read_from_memory(&image, base, png.count) != 0 else {
-      throw .corrupt(format: .png, message: message(of: &image))
+    try decodeReportingSize(png, options: options).buffer
+  }
+
+  /// The decoded (possibly shrunk) pixels, the image's full size and the shrink's scale.
+  private static func decodeReportingSize(_ png: UnsafeRawBufferPointer, options: DecodeOptions)
+    throws(ImageError) -> (buffer: PixelBuffer, size: Size, scale: Double?)
+  {
+    let reader = RowReader(options: options)
+    var message = [CChar](repeating: 0, count: 256)
+    let status = withExtendedLifetime(reader) {
+      thumbify_png_read_rows(
+        png.baseAddress?.assumingMemoryBound(to: UInt8.self), png.count,
+        Unmanaged.passUnretained(reader).toOpaque(),
+        { context, header in
+          Unmanaged<RowReader>.fromOpaque(context!).takeUnretainedValue().begin(header!.pointee) ? 1 : 0
+        },
+        { context, pixels, count, y, x0, step in
+          Unmanaged<RowReader>.fromOpaque(context!).takeUnretainedValue().canvas!.add(
+            pixels!, count: Int(count), y: Int(y), x0: Int(x0), step: Int(step))
+        },
+        &message, message.count)
     }
-    let size = Size(width: Int(image.width), height: Int(image.height))
-    try options.checkPixels(size, format: .png)
-    image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
-    let hasAlpha = image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
-    // Byte 28 is IHDR's interlace method (IHDR is always the first chunk).
-    let isInterlaced = png.count > 28 && png[28] != 0
-    if image.format & UInt32(PNG_FORMAT_FLAG_LINEAR) != 0 && isInterlaced {
-      return try decodeInterlaced16(&image, size: size, hasAlpha: hasAlpha)
+    if let error = reader.error { throw error }
+    guard status == 1, var canvas = reader.canvas else {
+      let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw .corrupt(format: .png, message: text.isEmpty ? "libpng reported no message." : text)
     }
-    // PNG_FORMAT_RGB / PNG_FORMAT_RGBA are compound macros Swift does not import; these are their definitions.
-    image.format = UInt32(PNG_FORMAT_FLAG_COLOR) | (hasAlpha ? UInt32(PNG_FORMAT_FLAG_ALPHA) : 0)
-    let channels = hasAlpha ? 4 : 3
-    var pixels = [UInt8](repeating: 0, count: size.width * size.height * channels)
-    let finished = pixels.withUnsafeMutableBytes {
-      png_image_finish_read(&image, nil, $0.baseAddress, Int32(size.width * channels), nil)
+    return (canvas.finish(), reader.size, canvas.exactScale)
+  }
+
+  /// The state libpng's callbacks reach through their context pointer.
+  private final class RowReader {
+    let options: DecodeOptions
+    var canvas: ShrinkingCanvas?
+    var size = Size(width: 0, height: 0)
+    var error: ImageError?
+
+    init(options: DecodeOptions) { self.options = options }
+
+    /// Checks the header and sets up the canvas; `false` stops the read.
+    func begin(_ header: thumbify_png_header) -> Bool {
+      size = Size(width: Int(header.width), height: Int(header.height))
+      do throws(ImageError) {
+        try options.checkPixels(size, format: .png)
+      } catch {
+        self.error = error
+        return false
+      }
+      canvas = ShrinkingCanvas(
+        source: size, factor: ShrinkingCanvas.factor(for: size, options: options),
+        channels: Int(header.channels), rowsInOrder: header.interlaced == 0)
+      return true
     }
-    guard finished != 0 else { throw .corrupt(format: .png, message: message(of: &image)) }
-    return PixelBuffer(width: size.width, height: size.height, channels: channels, pixels: pixels)
   }
 
   /// Whether the header says the image has no alpha: a gray, RGB or palette colour
@@ -61,13 +94,5 @@ struct PNGDecoder: ImageDecoding {
       offset += 12 + length
     }
     return false
-  }
-
-  /// libpng's message for the last failure, as a sentence.
-  static func message(of image: inout png_image) -> String {
-    let text = withUnsafeBytes(of: &image.message) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    return text.isEmpty ? "libpng reported no message." : text
   }
 }

@@ -1,3 +1,5 @@
+import ThumbifySystem
+
 /// The shrink-on-load rule: how small a decoder may decode and still serve the thumbnail.
 ///
 /// A thumbnail of an image of upright size *w*×*h* fitted into a target *W*×*H*
@@ -29,8 +31,8 @@ enum ShrinkOnLoad {
     let final = finalSize(of: upright, target: target, fit: options.fit)
     let headroom = max(1, headroom ?? options.shrinkHeadroom)
     let needed = Size(
-      width: min(upright.width, Int((Double(final.width) * headroom).rounded(.up))),
-      height: min(upright.height, Int((Double(final.height) * headroom).rounded(.up))))
+      width: Int(clamping: Double(final.width) * headroom, rounding: .up, in: 0...max(0, upright.width)),
+      height: Int(clamping: Double(final.height) * headroom, rounding: .up, in: 0...max(0, upright.height)))
     return orientation.upright(needed)  // the swap is its own inverse
   }
 

@@ -85,11 +85,14 @@ public struct DecodedPlanes: Sendable {
   public var format: ImageFormat
   /// The full-resolution size, upright (before any shrink-on-load).
   public var originalSize: Size
+  /// As ``DecodedImage/exactScale``.
+  public var exactScale: Double?
 
-  public init(image: YCbCrImage, format: ImageFormat, originalSize: Size) {
+  public init(image: YCbCrImage, format: ImageFormat, originalSize: Size, exactScale: Double? = nil) {
     self.image = image
     self.format = format
     self.originalSize = originalSize
+    self.exactScale = exactScale
   }
 }
 

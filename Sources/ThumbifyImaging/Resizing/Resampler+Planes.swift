@@ -12,8 +12,8 @@ extension Resampler {
     -> YCbCrImage
   {
     let image = decoded.image
-    let factorX = Double(image.width) / Double(max(1, decoded.originalSize.width))
-    let factorY = Double(image.height) / Double(max(1, decoded.originalSize.height))
+    let factorX = decoded.exactScale ?? Double(image.width) / Double(max(1, decoded.originalSize.width))
+    let factorY = decoded.exactScale ?? Double(image.height) / Double(max(1, decoded.originalSize.height))
     return resize(
       image, to: geometry.output, region: geometry.region.scaled(by: factorX, factorY),
       chromaFactor: chromaFactor)

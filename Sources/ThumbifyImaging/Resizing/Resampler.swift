@@ -30,8 +30,8 @@ public struct Resampler: Sendable {
   /// onto `image.buffer`, whatever scale the decoder chose.
   public func resize(_ image: DecodedImage, geometry: ThumbnailGeometry) -> PixelBuffer {
     let buffer = image.buffer
-    let factorX = Double(buffer.width) / Double(max(1, image.originalSize.width))
-    let factorY = Double(buffer.height) / Double(max(1, image.originalSize.height))
+    let factorX = image.exactScale ?? Double(buffer.width) / Double(max(1, image.originalSize.width))
+    let factorY = image.exactScale ?? Double(buffer.height) / Double(max(1, image.originalSize.height))
     return resize(buffer, to: geometry.output, region: geometry.region.scaled(by: factorX, factorY))
   }
 

@@ -51,6 +51,43 @@ struct GIFDecoderTests {
     #expect(TestImages.pixel(image.buffer, 12, 8)[3] == 0)
   }
 
+  @Test(arguments: [false, true])
+  func shrunkDecodeIsTheBoxShrinkOfTheFullCanvas(isInterlaced: Bool) throws {
+    // Given a 61×45 GIF of a noisy index pattern (odd sides: partial blocks are dropped)
+    let indices = (0..<(61 * 45)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) % 4 }
+    let frame = TestImages.GIFFrame(width: 61, height: 45, indices: indices, isInterlaced: isInterlaced)
+    let gif = TestImages.gif(screenWidth: 61, screenHeight: 45, palette: Self.palette, frames: [frame])
+
+    // When decoded for a target a quarter of its size (headroom 1)
+    var options = DecodeOptions(target: Size(width: 15, height: 11), fit: .contain)
+    options.boxShrinkHeadroom = 1
+    let shrunk = try decoder.decode(gif, options: options)
+
+    // Then it is the resampler's box shrink of the full decode, and knows the full size
+    let full = try decoder.decode(gif, options: DecodeOptions())
+    #expect(shrunk.originalSize == Size(width: 61, height: 45))
+    #expect(shrunk.buffer == BoxShrinker.shrink(full.buffer, by: 4))
+  }
+
+  @Test func shrunkDecodeKeepsTheFramesPlaceAndTransparency() throws {
+    // Given a 40×40 screen with a 16×16 opaque green frame at (8, 16)
+    let frame = TestImages.GIFFrame(
+      left: 8, top: 16, width: 16, height: 16, indices: Array(repeating: 1, count: 256))
+    let gif = TestImages.gif(screenWidth: 40, screenHeight: 40, palette: Self.palette, frames: [frame])
+
+    // When shrunk by 8
+    var options = DecodeOptions(target: Size(width: 5, height: 5), fit: .contain)
+    options.boxShrinkHeadroom = 1
+    let image = try decoder.decode(gif, options: options)
+
+    // Then the frame's blocks are opaque green and the rest transparent
+    #expect(image.buffer.width == 5 && image.buffer.channels == 4)
+    #expect(TestImages.pixel(image.buffer, 1, 2) == [0, 255, 0, 255])
+    #expect(TestImages.pixel(image.buffer, 2, 3) == [0, 255, 0, 255])
+    #expect(TestImages.pixel(image.buffer, 0, 0)[3] == 0)
+    #expect(TestImages.pixel(image.buffer, 3, 2)[3] == 0)
+  }
+
   @Test func rejectsGarbageWithGiflibsMessage() {
     let garbage = Array("GIF89a".utf8) + [10, 0, 10, 0, 0x80, 0, 0] + [UInt8](repeating: 0x21, count: 40)
     #expect(TestImages.corruptionMessage(decoding: garbage, format: .gif)?.isEmpty == false)

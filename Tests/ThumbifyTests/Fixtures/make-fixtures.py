@@ -97,6 +97,23 @@ write("palette2-trns.png",
       b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + plte + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
+# For the row decoder's comparison with libpng's simplified API (PNGDecoderTests): a gAMA other
+# than sRGB's (1.0, so libpng corrects it), 16-bit RGBA, 4-bit gray with tRNS, and an odd-sized
+# interlaced RGBA image whose Adam7 passes have ragged edges.
+write("gamma10.png", png(16, 16, 2, 8, rows, extra=chunk(b"gAMA", struct.pack(">I", 100000))))
+rowsrgba16 = [b"".join(struct.pack(">HHHH", *(c * 257 for c in pattern(x, y)), (x * 17) * 257) for x in range(16))
+              for y in range(16)]
+write("rgba16.png", png(16, 16, 6, 16, rowsrgba16))
+rowsgray4 = [bytes(((2 * x) % 16) << 4 | ((2 * x + 1 + y) % 16) for x in range(8)) for y in range(16)]
+raw4 = b"".join(b"\x00" + r for r in rowsgray4)
+write("gray4-trns.png",
+      b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 16, 4, 0, 0, 0, 0))
+      + chunk(b"tRNS", struct.pack(">H", 5)) + chunk(b"IDAT", zlib.compress(raw4, 9)) + chunk(b"IEND", b""))
+rowsodd = [b"".join(bytes(pattern(x, y)) + bytes([(x * 7 + y * 11) % 256]) for x in range(37)) for y in range(23)]
+write("rgba-interlaced-37x23.png", png(37, 23, 6, 8, rowsodd, interlace=True))
+write("rgba-37x23.png", png(37, 23, 6, 8, rowsodd))
+
+
 # CMYK JPEGs: Pillow writes Photoshop-style inverted CMYK with an Adobe APP14 marker.
 def cmyk_pattern(x, y):
     return (x * 4 % 256, y * 4 % 256, ((x // 16) * 80) % 256, ((y // 16) * 70) % 256)

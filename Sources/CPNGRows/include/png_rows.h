@@ -1,0 +1,34 @@
+#ifndef THUMBIFY_PNG_ROWS_H
+#define THUMBIFY_PNG_ROWS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// What a PNG's rows look like after `thumbify_png_read_rows`'s transforms.
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  /// 3 (RGB) or 4 (RGBA, straight alpha): palette, grey, tRNS and 16-bit samples are expanded or scaled.
+  int channels;
+  /// Adam7: rows then arrive pass by pass, each pixel at (x0 + i·xstep, y).
+  int interlaced;
+} thumbify_png_header;
+
+/// Called once, after the header is read and before any pixel row; returns 0 to stop the read.
+typedef int (*thumbify_png_begin)(void *context, const thumbify_png_header *header);
+/// Called for each decoded row: `count` pixels of `channels` bytes, the i-th at (x0 + i·xstep, y).
+typedef void (*thumbify_png_row)(void *context, const uint8_t *pixels, uint32_t count, uint32_t y,
+                                 uint32_t x0, uint32_t xstep);
+
+/// Reads a PNG held in memory row by row, with libpng's own transforms, without ever holding more than
+/// one row: libpng errors (which longjmp) stay inside this C function.
+///
+/// The transforms match libpng's simplified API (`png_image_finish_read` to 8-bit sRGB RGB/RGBA with
+/// PNG_IMAGE_FLAG_16BIT_sRGB): 16-bit samples are taken as sRGB-encoded and scaled, a gAMA other than
+/// sRGB's is corrected to sRGB, grey becomes RGB, palette and tRNS become RGB(A).
+///
+/// Returns 1 when every row was delivered, 0 on a libpng error (`message` holds libpng's text), -1 when
+/// `begin` stopped the read.
+int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thumbify_png_begin begin,
+                           thumbify_png_row row, char *message, size_t message_size);
+
+#endif
