@@ -1,5 +1,5 @@
 // libFuzzer entry point for the HTML tokenizer and metadata extractor.
-// Built by scripts/fuzz-extract together with Sources/Thumbify/Extracting/*.swift.
+// Built by `scripts/fuzz extract` together with Sources/ThumbifyExtracting/*.swift.
 
 /// Feeds one input to every byte-level parser of the extracting stage.
 ///
@@ -17,18 +17,24 @@ public func extractFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
   let contentType = size > 0 ? contentTypes[Int(bytes[0]) % contentTypes.count] : nil
   let metadata = MetadataExtractor(iconTargetSize: 64).extract(
     bytes: bytes, pageURL: "https://www.example.com/a/b/page.html?q=1", contentType: contentType)
-  precondition(metadata.url != nil, "the canonical url always falls back to the page URL")
-  if let title = metadata.title { precondition(title.count <= TextNormalizer.titleLimit) }
+  check(metadata.url != nil, "the canonical url always falls back to the page URL")
+  if let title = metadata.title { check(title.count <= TextNormalizer.titleLimit, "a title over the limit") }
   if let description = metadata.description {
-    precondition(description.count <= TextNormalizer.descriptionLimit)
+    check(description.count <= TextNormalizer.descriptionLimit, "a description over the limit")
   }
 
   let base = WebURL("https://www.example.com/a/b/page.html")
   if let url = WebURL(String(decoding: bytes.prefix(4096), as: UTF8.self), relativeTo: base) {
     // A serialized URL parses back to itself.
-    precondition(WebURL(url.description) == url, "round trip failed for \(url)")
+    check(WebURL(url.description) == url, "round trip failed for \(url)")
   }
   _ = LenientJSONParser.parseAll(bytes)
   _ = CharacterReferences.decode(bytes, isAttribute: size % 2 == 0)
   return 0
+}
+
+/// Traps (a crash libFuzzer reports with this input) when a promise is broken; unlike
+/// `precondition`, `fatalError` keeps its message in an `-O` build.
+private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+  if !condition { fatalError("broken promise: \(message())") }
 }
