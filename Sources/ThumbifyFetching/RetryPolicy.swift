@@ -45,6 +45,9 @@ public struct RetryPolicy: Sendable {
   public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
+    // An HTTP-date is ASCII; Foundation's DateFormatter traps on some non-ASCII strings
+    // ("Incorrect range CFRange"), so they never reach it (found by scripts/fuzz headers).
+    guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")

@@ -164,6 +164,16 @@ struct RetryFetchTests {
     #expect(RetryPolicy.parseRetryAfter("-5", now: now) == nil)
   }
 
+  /// Found by `scripts/fuzz headers` (Fuzz/HeadersFuzzer/seeds/crash-retry-after-non-ascii): Foundation's
+  /// DateFormatter traps ("Incorrect range CFRange") on some non-ASCII strings, which stopped the
+  /// crawl at any 429 or 503 carrying such a header. An HTTP-date is ASCII (RFC 9110 §5.6.7).
+  @Test(arguments: [
+    "W\u{05B0}", "We 21\u{05B0}\u{8B} 026 07:28:00 GMT", "Thu, 01 Jan 1970 00:01:40 GMT\u{00E9}",
+  ])
+  func retryAfterIgnoresNonASCII(_ value: String) {
+    #expect(RetryPolicy.parseRetryAfter(value, now: Date(timeIntervalSince1970: 0)) == nil)
+  }
+
   @Test func backoffGrowsWithJitterAndIsCapped() {
     var policy = RetryPolicy()
     policy.baseDelay = .seconds(1)
