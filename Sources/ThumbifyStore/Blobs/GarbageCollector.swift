@@ -66,9 +66,12 @@ public struct GarbageCollector: Sendable {
       try ManifestReader(directory: outputDirectory).readRecords { record in
         referenced.formUnion(record.blobPaths)
       }
+    } catch let error as StoreError {
+      // An unreadable manifest might reference any blob: collect nothing. The reader's error names
+      // the manifest and says why.
+      throw error
     } catch {
-      // An unreadable manifest might reference any blob: collect nothing.
-      throw .io(path: path, operation: "read", message: "\(error)")
+      throw .io(path: path, operation: "read the manifest", message: "\(error)")
     }
   }
 

@@ -72,4 +72,19 @@ struct GarbageCollectorTests {
     }
     #expect(blobFiles(directory) == [blob.path])
   }
+
+  @Test func saysWhyTheManifestCannotBeReadOnce() throws {
+    let directory = makeTemporaryDirectory("gc")
+    defer { removeDirectory(directory) }
+    let manifest = directory + "/manifest.jsonl"
+    _ = FileManager.default.createFile(atPath: manifest, contents: Data("{\"schema\": 1, \"url\": \n".utf8))
+    let error = #expect(throws: StoreError.self) {
+      try GarbageCollector(outputDirectory: directory, grace: 0).collect()
+    }
+    // The reader's own error, not wrapped in a second "Could not read '…':".
+    #expect(error?.code == "malformedManifest")
+    #expect(
+      error?.description.hasPrefix("Line 1 of '\(manifest)' is not a crawl record") == true,
+      "\(String(describing: error))")
+  }
 }
