@@ -28,6 +28,8 @@ let package = Package(
     .target(name: "ThumbifySystem", dependencies: ["CCrypto"]),
     // libpng's row-by-row reading, in C so that its longjmp errors never cross Swift frames.
     .target(name: "CPNGRows", dependencies: ["CPNG"]),
+    // The decode journal's fatal-signal handler (crash-loop protection), in C: async-signal-safe code.
+    .target(name: "CDecodeJournal"),
     .target(
       name: "ThumbifyImaging",
       dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF"]),
@@ -37,6 +39,7 @@ let package = Package(
       name: "ThumbifyStore",
       dependencies: [
         "ThumbifySystem", "ThumbifyImaging", "ThumbifyFetching", "ThumbifyExtracting", "CSQLite", "CLinux",
+        "CDecodeJournal",
       ]
     ),
     .target(

@@ -111,7 +111,7 @@ final class CrawlProgress: Sendable {
         "stale": count(.stale), "failed": count(.failed), "invalidLines": summary.invalidLines,
         "duplicates": summary.duplicates, "imageFailures": summary.imageFailures, "newBlobs": written.blobs,
         "bytesWritten": written.bytes, "seconds": (summary.seconds * 1000).rounded() / 1000,
-        "resumed": summary.isResumed, "manifest": manifest,
+        "resumed": summary.isResumed, "manifest": manifest, "crashedDecoder": summary.crashedDecoderSkips,
       ]) ?? "{}"
     case .text:
       let rate = summary.seconds > 0 ? Double(summary.records) / summary.seconds : 0
@@ -126,9 +126,19 @@ final class CrawlProgress: Sendable {
         "\(summary.imageFailures) \(summary.imageFailures == 1 ? "card" : "cards") without a wanted image or icon.\n"
       text +=
         "Wrote \(written.blobs) new \(written.blobs == 1 ? "blob" : "blobs") (\(Self.bytes(written.bytes))).\n"
+      if let warning = Self.crashedDecoderWarning(summary.crashedDecoderSkips) { text += warning + "\n" }
       text += "Manifest: \(manifest)"
       return text
     }
+  }
+
+  /// The line naming the images skipped because an earlier run died decoding them, if any.
+  static func crashedDecoderWarning(_ urls: [String]) -> String? {
+    guard let first = urls.first else { return nil }
+    let others = urls.count > 1 ? " and \(urls.count - 1) more" : ""
+    return
+      "An earlier run died decoding \(urls.count == 1 ? "an image" : "\(urls.count) images"): skipped "
+      + "as crashedDecoder (\(first)\(others)); a newer thumbify or changed bytes try again."
   }
 
   static func bytes(_ count: Int) -> String {

@@ -7,6 +7,7 @@
 /// <out>/.thumbify/state.sqlite    the crawl state (validators, records, robots, runs)
 /// <out>/.thumbify/lock            the run lock
 /// <out>/.thumbify/stdin-urls.txt  a list read from standard input, spooled for the manifest pass
+/// <out>/.thumbify/decodes.journal the sources being decoded (`DecodeJournal`, crash-loop protection)
 /// ```
 public struct OutputLayout: Sendable, Hashable {
   /// The output directory, as given.
@@ -31,6 +32,7 @@ public struct OutputLayout: Sendable, Hashable {
   public var stateDatabase: String { stateDirectory + "/state.sqlite" }
   public var lock: String { stateDirectory + "/lock" }
   public var standardInputSpool: String { stateDirectory + "/stdin-urls.txt" }
+  public var decodeJournal: String { stateDirectory + "/decodes.journal" }
 
   private func inside(_ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name

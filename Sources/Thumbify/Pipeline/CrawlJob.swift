@@ -33,6 +33,8 @@ public final class CrawlJob: Sendable {
     public var seconds: Double = 0
     /// True when the run resumed an interrupted one.
     public var isResumed = false
+    /// Image URLs not decoded because an earlier run died decoding their bytes (`crashedDecoder`).
+    public var crashedDecoderSkips: [String] = []
 
     public init() {}
 
@@ -153,6 +155,7 @@ public final class CrawlJob: Sendable {
       let state = try StateStore(path: layout.stateDatabase, groupCommit: .crawl)
       let run = try state.beginRun(options: configuration.variants.cacheKey)
       if let robots { robots.seed(try state.robotsEntries()) }
+      let journal = try DecodeJournal(path: layout.decodeJournal, state: state)
       let cardWriter = CardWriter(outputDirectory: outputDirectory)
       // Cards are written only for URLs of the list, so a run that starts without any leaves none to
       // remove, and skips the sweep (a lookup per card: ~1 s of a 100,000-URL crawl's manifest pass).
@@ -160,7 +163,8 @@ public final class CrawlJob: Sendable {
       try FileSystem.makeDirectories(cardWriter.cardsDirectory)
       let crawler = Crawler(
         configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
-        state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter)
+        state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter, decodeJournal: journal
+      )
       let counts = Mutex(Summary())
       try await crawler.crawl(try openList()) { event in
         counts.withLock { summary in
@@ -178,6 +182,7 @@ public final class CrawlJob: Sendable {
       if let error = crawler.cardError { throw error }
       var summary = counts.withLock { $0 }
       summary.isResumed = run.isResumed
+      summary.crashedDecoderSkips = journal.skipped
       summary.outcomes = [:]
       summary.imageFailures = 0
       let writer = try ManifestWriter(path: layout.manifest)

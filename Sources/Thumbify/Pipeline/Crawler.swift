@@ -41,12 +41,16 @@ public final class Crawler: Sendable {
   private let inFlight = Mutex<Set<String>>([])
   private let firstCardError = Mutex<StoreError?>(nil)
 
-  /// - Parameter cards: when given, each record's card file is written as soon as the record is saved
-  ///   (a card that cannot be written is kept in `cardError` and no more cards are written).
+  /// - Parameters:
+  ///   - cards: when given, each record's card file is written as soon as the record is saved
+  ///     (a card that cannot be written is kept in `cardError` and no more cards are written).
+  ///   - decodeJournal: when given, every decode is journaled and its poisoned sources are skipped
+  ///     (`crashedDecoder`).
   public init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
-    cards: CardWriter? = nil, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    cards: CardWriter? = nil, decodeJournal: DecodeJournal? = nil,
+    clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     self.cards = cards
     self.configuration = configuration
@@ -59,7 +63,7 @@ public final class Crawler: Sendable {
     iconVariants = ImageStage.Variants(configuration.iconVariants)
     images = ImageStage(
       configuration: configuration, fetcher: fetcher, thumbnailer: thumbnailer, state: state, run: run,
-      outputDirectory: outputDirectory, clock: clock)
+      outputDirectory: outputDirectory, journal: decodeJournal, clock: clock)
   }
 
   /// Crawls every URL of `list`, calling `onEvent` (awaited: a slow consumer slows the crawl) per line.

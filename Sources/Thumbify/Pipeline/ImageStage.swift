@@ -26,11 +26,14 @@ final class ImageStage: Sendable {
   private let renders = KeyedTaskPool<Result<ThumbnailSet, RecordError>>()
   private let results = LRUCache<String, Result<ThumbnailSet, RecordError>>(capacity: 4096)
   private let cpu: CPUPool
+  private let journal: DecodeJournal?
 
   init(
     configuration: CrawlConfiguration, fetcher: any Fetching, thumbnailer: any ThumbnailMaking,
-    state: StateStore, run: Int64, outputDirectory: String, clock: @escaping @Sendable () -> Double
+    state: StateStore, run: Int64, outputDirectory: String, journal: DecodeJournal? = nil,
+    clock: @escaping @Sendable () -> Double
   ) {
+    self.journal = journal
     self.configuration = configuration
     self.fetcher = fetcher
     self.thumbnailer = thumbnailer
@@ -185,10 +188,25 @@ final class ImageStage: Sendable {
         return .success(known)
       }
       let thumbnailer = self.thumbnailer
+      let journal = self.journal
+      if let journal, journal.isPoisoned(sha, url: source) {
+        throw RecordError(
+          code: "crashedDecoder",
+          message:
+            "An earlier run died while decoding this image (SHA-256 \(sha.prefix(16))…); it is skipped "
+            + "until its bytes or thumbify's version change.",
+          stage: stage)
+      }
       let set: ThumbnailSet
       do {
         set = try await cpu.run { () throws(ThumbnailError) -> ThumbnailSet in
-          try thumbnailer.thumbnails(of: bytes, source: source, variants: variants.list)
+          guard let journal else {
+            return try thumbnailer.thumbnails(of: bytes, source: source, variants: variants.list)
+          }
+          return try journal.decoding(sha: sha, url: source) { () throws(ThumbnailError) -> ThumbnailSet in
+            TestHooks.crashIfAsked(decoding: source)
+            return try thumbnailer.thumbnails(of: bytes, source: source, variants: variants.list)
+          }
         }
       } catch let error as ThumbnailError {
         throw RecordError(code: error.code, message: error.description, stage: stage)

@@ -108,6 +108,10 @@ public final class StateStore: Sendable {
         source_sha TEXT NOT NULL, variants TEXT NOT NULL, result TEXT NOT NULL,
         PRIMARY KEY(source_sha, variants));
       CREATE TABLE IF NOT EXISTS robots(host TEXT PRIMARY KEY, entry TEXT NOT NULL);
+      -- Sources in flight when a run died (DecodeJournal): one row per source and dead attempt.
+      CREATE TABLE IF NOT EXISTS decode_deaths(
+        source_sha TEXT NOT NULL, attempt TEXT NOT NULL, url TEXT NOT NULL, crashed INTEGER NOT NULL,
+        version TEXT NOT NULL, PRIMARY KEY(source_sha, attempt)) WITHOUT ROWID;
       """)
     // A checkpoint in the committing thread would hold the store's Mutex, stalling every worker, while
     // it copies and fsyncs the log: checkpoint on a thread of its own (the log stays under ~64 MB).
