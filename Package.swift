@@ -55,7 +55,18 @@ let package = Package(
       dependencies: ["Thumbify"],
       path: "Benchmarks/ThumbifyBenchmarks"
     ),
-    .testTarget(name: "ThumbifyTests", dependencies: ["Thumbify", "ThumbifyCLI"], exclude: ["Fixtures"]),
+    // Tests mirror the layers (docs/architecture.md, "Tests"): one test target per library target, and
+    // the servers, stubs and synthetic images they share in a support target.
+    .target(
+      name: "ThumbifyTestSupport",
+      dependencies: ["Thumbify", "CPNG", "CTurboJPEG", "CWebP", "CGIF"],
+      path: "Tests/ThumbifyTestSupport", exclude: ["Fixtures"]),
+    .testTarget(name: "ThumbifySystemTests", dependencies: ["ThumbifyTestSupport"]),
+    .testTarget(name: "ThumbifyImagingTests", dependencies: ["ThumbifyTestSupport"]),
+    .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport"]),
+    .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyTestSupport"]),
+    .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyTestSupport"]),
+    .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
     .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify"]),
   ],
   swiftLanguageModes: [.v6]

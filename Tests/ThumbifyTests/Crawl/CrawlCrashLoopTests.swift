@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbifyStore
+@testable import ThumbifyTestSupport
 
 /// Crash-loop protection with the real binary: a decoder that traps on one image (the test hook
 /// `THUMBIFY_TEST_CRASH_ON_IMAGE`) kills the first run; the rerun, with the same decoder, completes and
@@ -16,7 +17,7 @@ final class CrawlCrashLoopTests {
     root = makeTemporaryDirectory("crash-loop")
     let www = root + "/www"
     try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
-    let photos = CrawlEndToEndTests.repository + "/samples/photos/"
+    let photos = TestPaths.repository + "/samples/photos/"
     // Three different sources: the doomed one's bytes are nobody else's.
     let images = [
       "doomed.jpg": "storm.jpg", "fine.jpg": "greenmeadow.jpg", "other.png": "freshflower-alpha.png",
@@ -45,7 +46,7 @@ final class CrawlCrashLoopTests {
   /// Runs the binary with the crash hook on `doomed`; returns its status and what it printed.
   func crawl(_ out: String, extra: [String] = []) async throws -> (status: Int32, output: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CrawlEndToEndTests.binary)
+    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
     process.arguments =
       ["crawl", listPath, "--out", out, "--allow-private-network", "--ignore-robots"] + extra
     var environment = ProcessInfo.processInfo.environment

@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// The real `thumbify` binary crawling the sample site served by nginx on loopback.
 @Suite("Crawl end to end against nginx", .serialized)
@@ -19,12 +20,12 @@ final class CrawlEndToEndTests {
   init() async throws {
     site = makeTemporaryDirectory("site")
     out = makeTemporaryDirectory("out")
-    try FileManager.default.copyItem(atPath: Self.repository + "/samples/site", toPath: site + "/www")
+    try FileManager.default.copyItem(atPath: TestPaths.repository + "/samples/site", toPath: site + "/www")
     try FileManager.default.copyItem(
-      atPath: Self.repository + "/samples/photos", toPath: site + "/www/photos")
+      atPath: TestPaths.repository + "/samples/photos", toPath: site + "/www/photos")
     nginx = try await LoopbackNginx(docroot: URL(fileURLWithPath: site + "/www"))
     // The sample list, moved to this server's port; the redirect needs the demo's nginx config.
-    let list = try String(contentsOfFile: Self.repository + "/samples/urls.txt", encoding: .utf8)
+    let list = try String(contentsOfFile: TestPaths.repository + "/samples/urls.txt", encoding: .utf8)
       .replacingOccurrences(of: "127.0.0.1:8765", with: "127.0.0.1:\(nginx.port)")
       .split(separator: "\n").filter { !$0.contains("/old/storms") }.joined(separator: "\n")
     listPath = site + "/urls.txt"
@@ -37,19 +38,6 @@ final class CrawlEndToEndTests {
     removeDirectory(out)
   }
 
-  static let repository: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }
-    return url.path
-  }()
-
-  /// `.build/debug/thumbify`, next to the test bundle.
-  static let binary: String = {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/thumbify"
-    if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-    return repository + "/.build/debug/thumbify"
-  }()
-
   struct Run {
     var status: Int32
     var out: String
@@ -59,7 +47,7 @@ final class CrawlEndToEndTests {
   /// Runs the binary to completion; its output goes through files, read once it exited.
   func thumbify(_ arguments: [String]) async throws -> Run {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
     process.arguments = arguments
     let stdout = site + "/stdout"
     let stderr = site + "/stderr"

@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// The crawl with the real imaging stages (ImageDecoder, Thumbnailer, BlobStore) on the sample photos.
 @Suite("Crawl with real thumbnails")

@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// `kill -9` at random points of a real `thumbify crawl`, then a rerun: the result must equal an
 /// uninterrupted run's, and the manifest on disk must always be absent or complete.
@@ -22,7 +23,7 @@ final class CrawlKillTests {
     let www = root + "/www"
     try FileManager.default.createDirectory(atPath: www + "/p", withIntermediateDirectories: true)
     try FileManager.default.copyItem(
-      atPath: CrawlEndToEndTests.repository + "/samples/photos", toPath: www + "/photos")
+      atPath: TestPaths.repository + "/samples/photos", toPath: www + "/photos")
     let photos = ["storm.jpg", "greenmeadow.jpg", "raindrops-progressive.jpg", "freshflower-alpha.png"]
     var list = ""
     for index in 0..<Self.pages {
@@ -56,7 +57,7 @@ final class CrawlKillTests {
   /// Starts the binary; its stderr goes to `<out>.log`.
   func start(_ out: String) throws -> ChildProcess {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CrawlEndToEndTests.binary)
+    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
     process.arguments = arguments(out)
     process.standardOutput = FileHandle.nullDevice
     _ = FileManager.default.createFile(atPath: out + ".log", contents: nil)

@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// docs/cards.schema.json and the card files agree: every field written is in the schema, every
 /// required field is written, and the documented patterns hold.

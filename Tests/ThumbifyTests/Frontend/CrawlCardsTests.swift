@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// The crawl writes each card file as its record is saved and removes the cards of URLs no longer
 /// listed at the end of a run (with the crawl's test doubles for the network, extraction and imaging).

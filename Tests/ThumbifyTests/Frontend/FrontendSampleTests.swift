@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// samples/frontend in headless Chromium: it must find cards under the same keys the crawl writes.

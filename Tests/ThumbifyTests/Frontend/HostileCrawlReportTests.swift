@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// Pages with hostile metadata, crawled by the real pipeline (CurlFetcher against nginx on

@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// `thumbify report` pages opened in headless Chromium (Debian's `chromium`, driven over the

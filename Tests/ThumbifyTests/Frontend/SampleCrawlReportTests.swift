@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// The report of the sample crawl: `samples/urls.txt` crawled by the real pipeline (CrawlJob with

@@ -6,6 +6,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 @Suite("The /favicon.ico fallback")
 struct FaviconURLTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// A fetcher whose one page was reached through a redirect.
 private struct RedirectedPageFetcher: Fetching {

@@ -8,6 +8,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// The planar (Y′CbCr) thumbnail path: decoders, plane resize, conversions and the thumbnailer.
 @Suite("Planar path")
@@ -241,7 +242,7 @@ struct PlanarPathTests {
   func exifOrientationGivesUprightThumbnails(orientation: Int, format: OutputFormat) throws {
     // Given the upright 64×32 quadrant picture stored with this orientation
     let jpeg = TestImages.withExifOrientation(
-      TestImages.jpeg(OrientationTests.storedPicture(orientation)), orientation)
+      TestImages.jpeg(TestImages.storedPicture(orientation)), orientation)
 
     // When the planar path makes a 32×16 thumbnail
     let root = try Fixtures.temporaryDirectory()
@@ -263,7 +264,7 @@ struct PlanarPathTests {
   func exifOrientationGivesUprightPlanes(orientation: Int) throws {
     // Given the upright 64×32 quadrant picture stored with this orientation
     let jpeg = TestImages.withExifOrientation(
-      TestImages.jpeg(OrientationTests.storedPicture(orientation)), orientation)
+      TestImages.jpeg(TestImages.storedPicture(orientation)), orientation)
 
     // When it is decoded to planes and converted to RGB
     let planes = try #require(try ImageDecoder().decodePlanes(jpeg, options: DecodeOptions()))

@@ -1,0 +1,72 @@
+import Testing
+
+@testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
+@testable import ThumbifyTestSupport
+
+@Suite("Per-host queue")
+struct HostQueueTests {
+  @Test func respectsGlobalAndPerHostLimits() {
+    var queue = HostQueue<Int>(globalLimit: 3, perHostLimit: 2, defaultDelay: .zero)
+    for i in 0..<5 { queue.enqueue(i, host: "a") }
+    for i in 10..<12 { queue.enqueue(i, host: "b") }
+    let now = ContinuousClock.now
+    let first = queue.popReady(now: now)
+    #expect(first.count == 3)
+    #expect(first.filter { $0.host == "a" }.count <= 2)
+    #expect(queue.popReady(now: now).isEmpty)
+    queue.finish(host: first[0].host)
+    #expect(queue.popReady(now: now).count == 1)
+    #expect(queue.activeCount == 3)
+  }
+
+  @Test func delaySpacesStartsOfOneHost() {
+    var queue = HostQueue<Int>(globalLimit: 10, perHostLimit: 10, defaultDelay: .zero)
+    queue.setDelay(.seconds(1), host: "a")
+    queue.enqueue(1, host: "a")
+    queue.enqueue(2, host: "a")
+    let now = ContinuousClock.now
+    #expect(queue.popReady(now: now).map(\.item) == [1])
+    #expect(queue.popReady(now: now + .milliseconds(500)).isEmpty)
+    #expect(queue.timeUntilNextStart(now: now + .milliseconds(500)) == .milliseconds(500))
+    #expect(queue.popReady(now: now + .seconds(1)).map(\.item) == [2])
+  }
+
+  @Test func removesPendingAndDrains() {
+    var queue = HostQueue<Int>(globalLimit: 1, perHostLimit: 1, defaultDelay: .zero)
+    for i in 0..<3 { queue.enqueue(i, host: "a") }
+    #expect(queue.removePending(host: "a") { $0 == 1 })
+    #expect(!queue.removePending(host: "a") { $0 == 7 })
+    #expect(queue.popReady(now: .now).map(\.item) == [0])
+    #expect(queue.removeAllPending() == [2])
+    #expect(queue.pendingCount == 0)
+  }
+
+  @Test func manyItemsComeOutInOrder() {
+    var queue = HostQueue<Int>(globalLimit: 1, perHostLimit: 1, defaultDelay: .zero)
+    for i in 0..<1000 { queue.enqueue(i, host: "h") }
+    var order: [Int] = []
+    while let next = queue.popReady(now: .now).first {
+      order.append(next.item)
+      queue.finish(host: "h")
+    }
+    #expect(order == Array(0..<1000))
+  }
+
+  @Test func sweepForgetsIdleHostsOnceTheirDelayRanOut() {
+    var queue = HostQueue<Int>(globalLimit: 10, perHostLimit: 1, defaultDelay: .milliseconds(100))
+    let now = ContinuousClock.now
+    for (index, host) in ["a", "b", "c"].enumerated() { queue.enqueue(index, host: host) }
+    queue.setDelay(.seconds(5), host: "c")
+    #expect(queue.popReady(now: now).count == 3)
+    for host in ["a", "b", "c"] { queue.finish(host: host) }
+    queue.sweep(now: now)
+    #expect(queue.hostCount == 3, "their delays have not run out")
+    queue.sweep(now: now + .seconds(1))
+    #expect(queue.hostCount == 1, "only c, whose Crawl-delay is its own, is kept")
+  }
+}

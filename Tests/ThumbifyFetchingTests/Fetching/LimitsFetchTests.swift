@@ -1,0 +1,127 @@
+import Testing
+
+@testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
+@testable import ThumbifyTestSupport
+
+@Suite("Per-host queue, limits and cancellation", .timeLimit(.minutes(1)), .dedicatedExecutor)
+struct LimitsFetchTests {
+  /// Fetches `count` copies of `path` concurrently; returns the statuses (or error codes).
+  func fetchAll(_ fetcher: CurlFetcher, _ url: String, count: Int) async -> [String] {
+    await withTaskGroup(of: String.self) { group in
+      for _ in 0..<count {
+        group.addTask {
+          do {
+            return String(try await fetcher.fetch(FetchRequest(url: url, kind: .page)).status)
+          } catch {
+            return (error as? FetchError)?.code ?? "\(error)"
+          }
+        }
+      }
+      return await group.reduce(into: [String]()) { $0.append($1) }
+    }
+  }
+
+  @Test(arguments: [1, 2, 4])
+  func perHostLimitIsRespected(limit: Int) async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher { $0.maxTransfersPerHost = limit }
+    let results = await fetchAll(fetcher, server.url("/hold?ms=150&bucket=h"), count: 8)
+    #expect(results == Array(repeating: "200", count: 8))
+    let stats = try server.stats(bucket: "h")
+    #expect(stats.max == limit)
+    #expect(stats.count == 8)
+  }
+
+  @Test func globalLimitIsRespected() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher {
+      $0.maxTransfersPerHost = 16
+      $0.maxConcurrentTransfers = 3
+    }
+    _ = await fetchAll(fetcher, server.url("/hold?ms=150&bucket=g"), count: 9)
+    #expect(try server.stats(bucket: "g").max == 3)
+  }
+
+  @Test func perHostDelaySpacesStarts() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher {
+      $0.maxTransfersPerHost = 4
+      $0.perHostDelay = .milliseconds(300)
+    }
+    let start = ContinuousClock.now
+    _ = await fetchAll(fetcher, server.url("/ok"), count: 3)
+    #expect(start.duration(to: .now) >= .milliseconds(600))
+  }
+
+  @Test func timeoutCountsTheTransferNotTheWait() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher {
+      $0.maxTransfersPerHost = 1
+      $0.timeout = .milliseconds(900)
+    }
+    let start = ContinuousClock.now
+    let results = await fetchAll(fetcher, server.url("/hold?ms=400&bucket=t"), count: 4)
+    #expect(results == Array(repeating: "200", count: 4), "each waited in thumbify's queue, not curl's")
+    #expect(start.duration(to: .now) >= .milliseconds(1600))
+  }
+
+  @Test func cancellationRemovesTheTransfer() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher { $0.timeout = .seconds(30) }
+    let task = testTask {
+      await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    let start = ContinuousClock.now
+    task.cancel()
+    let error = await task.value
+    #expect(error == .cancelled)
+    #expect(error?.family == .cancelled)
+    #expect(start.duration(to: .now) < .seconds(10), "long before the 30 s timeout (generous for loaded CI)")
+    let after = try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
+    #expect(after.status == 200, "the loop keeps running")
+  }
+
+  @Test func cancellingQueuedTransfersFreesTheirPlace() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher {
+      $0.maxTransfersPerHost = 1
+      $0.timeout = .seconds(30)
+    }
+    let blocker = testTask {
+      await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
+    }
+    let queued = (0..<5).map { _ in
+      testTask {
+        await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page)) }
+      }
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    for task in queued { task.cancel() }
+    for task in queued { #expect(await task.value == .cancelled) }
+    blocker.cancel()
+    #expect(await blocker.value == .cancelled)
+    let after = try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
+    #expect(after.status == 200)
+  }
+
+  @Test func shutdownCancelsWhatIsRunningAndRefusesNewWork() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher()
+    let running = testTask {
+      await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    fetcher.shutdown()
+    #expect(await running.value == .cancelled)
+    let later = await fetchError {
+      try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
+    }
+    #expect(later == .cancelled)
+  }
+}
