@@ -1,4 +1,5 @@
 import Foundation
+import ThumbifySystem
 
 /// When and how long to wait before trying a failed transfer again.
 ///
@@ -53,6 +54,7 @@ public struct RetryPolicy: Sendable {
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
     guard let date = formatter.date(from: trimmed) else { return nil }
-    return .milliseconds(max(0, Int(date.timeIntervalSince(now) * 1000)))
+    // Checked (docs/errors.md, "Untrusted numbers"): the date is the server's, however far off.
+    return .milliseconds(Int(clamping: date.timeIntervalSince(now) * 1000, in: 0...Int.max))
   }
 }

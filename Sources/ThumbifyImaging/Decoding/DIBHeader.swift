@@ -68,6 +68,15 @@ struct DIBHeader {
       )
       if headerSize == 40 { offset += compression == .alphaBitfields ? 16 : 12 }
     }
+    // A mask must be one run of bits (as Chromium's decoder requires): MaskChannel scales the run
+    // after its lowest set bit, and a gap (0x0F0F) made its value overflow the 8-bit channel.
+    for mask in [masks.red, masks.green, masks.blue, masks.alpha] where mask != 0 {
+      let run = mask >> mask.trailingZeroBitCount
+      guard run & (run &+ 1) == 0 else {
+        let hex = String(mask, radix: 16, uppercase: true)
+        throw .corrupt(format: reader.format, message: "The colour mask 0x\(hex) is not one run of bits.")
+      }
+    }
     let paletteCount = bitCount <= 8 ? min(colorsUsed > 0 ? colorsUsed : 1 << bitCount, 1 << bitCount) : 0
     var palette: [(UInt8, UInt8, UInt8)] = []
     palette.reserveCapacity(paletteCount)

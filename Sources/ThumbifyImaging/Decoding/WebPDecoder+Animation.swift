@@ -20,7 +20,9 @@ extension WebPDecoder {
     let (x, y) = (try u24(0) * 2, try u24(3) * 2)
     let size = Size(width: try u24(6) + 1, height: try u24(9) + 1)
     try options.checkPixels(size, format: .webp)
-    let bitstream = Array(frame.bytes[(frame.start + 16)..<frame.end])
+    // The frame's bitstream follows its 16-byte header; the chunk's own size may not leave room for it.
+    let payload = try frame.window(at: 16, count: max(0, frame.count - 16))
+    let bitstream = Array(payload.bytes[payload.start..<payload.end])
     var features = WebPBitstreamFeatures()
     let status = bitstream.withUnsafeBufferPointer {
       thumbify_webp_get_features($0.baseAddress, $0.count, &features)

@@ -123,6 +123,18 @@ struct BMPDecoderTests {
     }
   }
 
+  @Test func rejectsABitfieldMaskWithAGap() {
+    // Given a 16-bit bitfields bitmap whose red mask 0x0F0F is two runs of bits: read as a 4-bit
+    // channel, its pixel 0xFFFF gave (0x0F0F · 255 + 7) / 15 = 65535 and trapped in UInt8(…)
+    let bitmap = TestImages.Bitmap(
+      width: 1, height: 1, bitCount: 16, compression: 3, masks: [0x0F0F, 0x00F0, 0xF000],
+      pixelData: [0xFF, 0xFF, 0, 0])
+
+    // Then it is corrupt, as Chromium's BMP decoder calls a mask that is not one run of bits
+    let message = TestImages.corruptionMessage(decoding: bitmap.file, format: .bmp) ?? ""
+    #expect(message == "The colour mask 0xF0F is not one run of bits.")
+  }
+
   @Test func reportsJPEGCompressionAsUnsupported() {
     let bitmap = TestImages.Bitmap(
       width: 2, height: 2, bitCount: 24, compression: 4, pixelData: [0xFF, 0xD8])

@@ -111,6 +111,18 @@ struct WebPDecoderTests {
     #expect(TestImages.pixel(image.buffer, 35, 18)[3] == 0)
   }
 
+  @Test func rejectsAnAnimationFrameShorterThanItsHeader() {
+    // Given an animation whose first ANMF chunk has 12 of its 16 header bytes: the frame's size
+    // (1×1) reads, and the bitstream after the header began past the chunk's end (a range trap)
+    let webp = TestImages.webpFile(
+      TestImages.vp8x(flags: 0x02, width: 4, height: 4) + TestImages.riffChunk("ANIM", [0, 0, 0, 0, 0, 0])
+        + TestImages.riffChunk("ANMF", [UInt8](repeating: 0, count: 12)))
+
+    // Then it is corrupt
+    let message = TestImages.corruptionMessage(decoding: webp, format: .webp) ?? ""
+    #expect(message.contains("ends before"))
+  }
+
   @Test func rejectsGarbage() {
     let garbage =
       Array("RIFF".utf8) + [60, 0, 0, 0] + Array("WEBPVP8 ".utf8) + [UInt8](repeating: 0x5A, count: 52)
