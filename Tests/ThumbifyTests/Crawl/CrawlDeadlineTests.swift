@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import ThumbifyCLI
+
+@testable import Thumbify
+@testable import ThumbifyFetching
+@testable import ThumbifyStore
+
+/// Issue 17: `--timeout` is the deadline of a whole URL's card — its page fetch and the image and
+/// icon candidates tried after it share one budget of network time.
+@Suite("A URL's timeout bounds its whole card", .timeLimit(.minutes(1)), .dedicatedExecutor)
+struct CrawlDeadlineTests {
+  /// A page answered after 0.5 s whose og:image, twitter:image and icon are tarpits took the page's
+  /// time plus a whole timeout per image candidate (≥ 4.5 s at `--timeout 2`, 22 s before retries
+  /// shared it); now the image and icon branches get what the page left, and untried candidates
+  /// are not fetched.
+  @Test func threeTarpitCandidatesShareTheURLsTimeout() async throws {
+    // Given a page whose three image candidates never answer
+    let server = try await FaultServer()
+    let out = makeTemporaryDirectory("deadline")
+    let list = out + ".urls.txt"
+    defer {
+      removeDirectory(out)
+      try? FileManager.default.removeItem(atPath: list)
+    }
+    try (server.url("/tarpit-images?ms=500") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+
+    // When it is crawled with --timeout 2
+    let captured = CapturedConsole(input: [])
+    let start = ContinuousClock.now
+    let status = await ThumbifyCommandLine.run(
+      [
+        "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet", "--timeout",
+        "2",
+      ],
+      console: captured.console)
+    let elapsed = start.duration(to: .now)
+
+    // Then the card is written within about one timeout (an upper bound, not a benchmark)
+    #expect(status == 0, "\(captured.standardError)")
+    #expect(elapsed < .milliseconds(3_500), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
+    let record = try #require(try readManifest(out).first)
+    #expect(record.outcome == .ok)
+    #expect(record.metadata?.title == "Three tarpits")
+    #expect(record.imageError?.code == "timedOut", "\(String(describing: record.imageError))")
+    #expect(
+      record.imageError?.message.contains("2 s timeout") == true, "\(String(describing: record.imageError))")
+    #expect(record.iconError?.code == "timedOut", "\(String(describing: record.iconError))")
+    #expect(record.image == nil && record.icon == nil)
+  }
+}
