@@ -48,4 +48,26 @@ struct CrawlDeadlineTests {
     #expect(record.iconError?.code == "timedOut", "\(String(describing: record.iconError))")
     #expect(record.image == nil && record.icon == nil)
   }
+
+  /// The library's `LPMetadataProvider` counterpart obeys its own total, below the fetcher's.
+  @Test func theMetadataProvidersTimeoutIsItsTotal() async throws {
+    // Given a provider with a 1 s timeout over a fetcher allowing 10 s and retries
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher { $0.retry.maxAttempts = 3 }
+    let provider = LinkMetadataProvider(fetcher: fetcher, timeout: .seconds(1))
+
+    // When it reads a page that never answers
+    let start = ContinuousClock.now
+    var thrown: FetchError?
+    do {
+      _ = try await provider.metadata(for: server.url("/tarpit"))
+    } catch {
+      thrown = error
+    }
+
+    // Then it times out after about a second, once
+    let elapsed = start.duration(to: .now)
+    #expect(thrown?.code == "timedOut", "\(String(describing: thrown))")
+    #expect(elapsed >= .milliseconds(900) && elapsed < .milliseconds(1_900), "\(elapsed)")
+  }
 }
