@@ -22,19 +22,28 @@ public struct LinkMetadataProvider: Sendable {
 
   private let fetcher: any Fetching
   private let extractor: any MetadataExtracting
+  /// The most one `metadata(for:)` call takes: the page fetch, its redirect hops, retries and their
+  /// waits together (queue time excluded), as `LPMetadataProvider.timeout` is its total. `nil`, the
+  /// default, is the fetcher's own deadline (`FetcherConfiguration.timeout`, 30 s); a longer value
+  /// is cut to it.
+  public var timeout: Duration?
 
-  public init(fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor()) {
+  public init(
+    fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor(), timeout: Duration? = nil
+  ) {
     self.fetcher = fetcher
     self.extractor = extractor
+    self.timeout = timeout
   }
 
-  /// Fetches `url` (following redirects, within the fetcher's limits) and extracts its metadata.
+  /// Fetches `url` (following redirects, within the fetcher's limits and `timeout`) and extracts its
+  /// metadata.
   ///
   /// `metadata.originalURL` is the URL asked for, as in `LPLinkMetadata`; relative
   /// URLs in the page resolve against the final URL after redirects.
-  /// - Throws: `FetchError` when the page cannot be fetched.
+  /// - Throws: `FetchError` when the page cannot be fetched; `.timedOut` past `timeout`.
   public func metadata(for url: String) async throws(FetchError) -> Preview {
-    let response = try await fetcher.fetch(FetchRequest(url: url, kind: .page))
+    let response = try await fetcher.fetch(FetchRequest(url: url, kind: .page, timeout: timeout))
     var metadata = extractor.extract(
       html: response.body, pageURL: response.finalURL, contentType: response.contentType)
     metadata.originalURL = response.requestedURL

@@ -49,30 +49,50 @@ public final class CurlFetcher: Fetching {
   /// - Returns: the 2xx response, or a 304 with `isNotModified` when validators were sent.
   /// - Throws: `FetchError`; non-2xx statuses are `.httpStatus`.
   public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
-    try await follow(
-      request, honoursRobots: request.kind == .page && !configuration.ignoresRobots, retries: true)
+    try await measuredFetch(request).result.get()
+  }
+
+  /// `fetch`, with the network time it used: what its deadline counted (queue time excluded).
+  public func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch {
+    var spent: Duration = .zero
+    do throws(FetchError) {
+      let response = try await follow(
+        request, honoursRobots: request.kind == .page && !configuration.ignoresRobots, retries: true,
+        spent: &spent)
+      return MeasuredFetch(result: .success(response), networkTime: spent)
+    } catch {
+      return MeasuredFetch(result: .failure(error), networkTime: spent)
+    }
+  }
+
+  /// The deadline of `request`: the configured timeout, or the request's own when it is shorter.
+  func timeout(of request: FetchRequest) -> Duration {
+    guard let cap = request.timeout else { return configuration.timeout }
+    return max(min(cap, configuration.timeout), .zero)
   }
 
   /// Fetches `request` and every redirect hop, each as its own queued transfer checked against
   /// its host's health and (for pages) robots.txt; the hops and their retries share one total
-  /// timeout, `configuration.timeout` (the time spent waiting in a host's queue does not count).
-  private func follow(_ request: FetchRequest, honoursRobots: Bool, retries: Bool) async throws(FetchError)
-    -> FetchResponse
-  {
+  /// timeout, `timeout(of:)` (the time spent waiting in a host's queue does not count), which
+  /// `spent` adds up, failed or not. robots.txt is fetched under a deadline of its own.
+  private func follow(
+    _ request: FetchRequest, honoursRobots: Bool, retries: Bool, spent: inout Duration
+  ) async throws(FetchError) -> FetchResponse {
+    let timeout = timeout(of: request)
     var current = request
     var chain: [String] = []
-    var spent: Duration = .zero
     while true {
       let target = try FetchTarget(current.url)
       guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.authority) }
       if honoursRobots { try await checkRobots(current.url, target: target) }
-      let budget = configuration.timeout - spent
-      guard budget > .zero else {
-        throw .timedOut("The redirect chain used up the \(configuration.timeout) timeout.")
+      guard timeout - spent > .zero else {
+        throw .timedOut(
+          chain.isEmpty
+            ? "The \(timeout.secondsText) timeout was used up before the request was made."
+            : "The redirect chain used up the \(timeout.secondsText) timeout.")
       }
-      let (hop, used) = try await attemptWithRetries(
-        current, target: target, budget: budget, retries: retries)
-      spent += used
+      let hop = try await attemptWithRetries(
+        current, target: target, timeout: timeout, retries: retries, spent: &spent)
       guard let next = hop.redirectURL else {
         var response = hop.response
         response.requestedURL = request.url
@@ -84,15 +104,18 @@ public final class CurlFetcher: Fetching {
         throw .tooManyRedirects(configuration.maxRedirects)
       }
       current = FetchRequest(
-        url: next, kind: request.kind, etag: request.etag, lastModified: request.lastModified)
+        url: next, kind: request.kind, etag: request.etag, lastModified: request.lastModified,
+        timeout: request.timeout)
     }
   }
 
   /// Throws unless robots.txt of `target`'s origin allows `url`; applies its `Crawl-delay`.
   private func checkRobots(_ url: String, target: FetchTarget) async throws(FetchError) {
     let verdict = await robots.verdict(for: target.origin) { [self] robotsRequest in
+      var spent: Duration = .zero
       do throws(FetchError) {
-        return .success(try await self.follow(robotsRequest, honoursRobots: false, retries: false))
+        return .success(
+          try await self.follow(robotsRequest, honoursRobots: false, retries: false, spent: &spent))
       } catch {
         return .failure(error)
       }
@@ -116,35 +139,35 @@ public final class CurlFetcher: Fetching {
     return .milliseconds(min(seconds, capSeconds) * 1000)
   }
 
-  /// One hop, retried per `RetryPolicy` when `retries` is true, all within `budget`: each attempt
-  /// gets what is left of it, and a retry whose wait would not leave time for one more attempt is not
-  /// made (the last failure is thrown). Returns the hop and the budget it used: a success's transfer
-  /// time, plus the failed attempts and the waits before it.
+  /// One hop, retried per `RetryPolicy` when `retries` is true, all within `timeout` less what
+  /// `spent` holds already: each attempt gets what is left, and a retry whose wait would not leave
+  /// time for one more attempt is not made (the last failure is thrown). Adds what the hop used to
+  /// `spent`: a success's transfer time, plus the failed attempts and the waits before it.
   private func attemptWithRetries(
-    _ request: FetchRequest, target: FetchTarget, budget: Duration, retries: Bool
+    _ request: FetchRequest, target: FetchTarget, timeout: Duration, retries: Bool, spent: inout Duration
   )
-    async throws(FetchError) -> (hop: Hop, used: Duration)
+    async throws(FetchError) -> Hop
   {
     var attemptNumber = 1
-    var used: Duration = .zero
     while true {
       if Task.isCancelled { throw .cancelled }
-      switch await attempt(request, target: target, timeout: budget - used) {
+      switch await attempt(request, target: target, timeout: timeout - spent) {
       case .success(let hop):
         health.recordSuccess(target.hostKey)
-        return (hop, used + .milliseconds(Int(hop.response.duration * 1000)))
+        spent += .milliseconds(Int(hop.response.duration * 1000))
+        return hop
       case .failure(let failure):
-        used += failure.transferTime
+        spent += failure.transferTime
         guard retries, RetryPolicy.isRetryable(failure.error) else { throw failure.error }
         health.recordFailure(target.hostKey)
         guard attemptNumber < configuration.retry.maxAttempts else { throw failure.error }
         guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.authority) }
         let delay = configuration.retry.delay(afterAttempt: attemptNumber, retryAfter: failure.retryAfter)
         // The deadline: a wait that leaves under a second for the next attempt is not worth making.
-        guard used + delay + .seconds(1) <= budget else { throw failure.error }
+        guard spent + delay + .seconds(1) <= timeout else { throw failure.error }
         if failure.retryAfter != nil { loop.postpone(host: target.hostKey, until: .now + delay) }
         do { try await Task.sleep(for: delay) } catch { throw .cancelled }
-        used += delay
+        spent += delay
         attemptNumber += 1
       }
     }

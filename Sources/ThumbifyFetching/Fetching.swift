@@ -10,12 +10,19 @@ public struct FetchRequest: Sendable, Hashable {
   /// Validators from an earlier run: sent as `If-None-Match` / `If-Modified-Since`.
   public var etag: String?
   public var lastModified: String?
+  /// A deadline below the fetcher's own (`FetcherConfiguration.timeout`), counted the same way: what
+  /// is left of a whole URL's budget after its page and earlier image fetches. `nil`: the fetcher's.
+  public var timeout: Duration?
 
-  public init(url: String, kind: ResourceKind, etag: String? = nil, lastModified: String? = nil) {
+  public init(
+    url: String, kind: ResourceKind, etag: String? = nil, lastModified: String? = nil,
+    timeout: Duration? = nil
+  ) {
     self.url = url
     self.kind = kind
     self.etag = etag
     self.lastModified = lastModified
+    self.timeout = timeout
   }
 }
 
@@ -61,7 +68,47 @@ public struct FetchResponse: Sendable {
   }
 }
 
+/// A fetch's outcome and the network time it used, which is what counts against its timeout.
+public struct MeasuredFetch: Sendable {
+  public var result: Result<FetchResponse, FetchError>
+  /// Its transfers, redirect hops, failed attempts and the waits between retries; the time spent
+  /// waiting in a host's queue excluded.
+  public var networkTime: Duration
+
+  public init(result: Result<FetchResponse, FetchError>, networkTime: Duration) {
+    self.result = result
+    self.networkTime = networkTime
+  }
+}
+
 /// Fetches URLs. The production type is `CurlFetcher`; tests use doubles.
 public protocol Fetching: Sendable {
   func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse
+  /// `fetch`, reporting the network time it used whether it succeeded or not, so that a caller can
+  /// share one deadline among several fetches (a page and its image candidates).
+  func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch
+}
+
+extension Fetching {
+  /// For fetchers without queues (test doubles): the time `fetch` took.
+  public func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch {
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let response = try await fetch(request)
+      return MeasuredFetch(result: .success(response), networkTime: clock.now - start)
+    } catch {
+      return MeasuredFetch(result: .failure(error), networkTime: clock.now - start)
+    }
+  }
+}
+
+extension Duration {
+  /// `2 s`, `1.5 s`, `0.25 s`: a timeout as messages name it.
+  package var secondsText: String {
+    let milliseconds =
+      Double(components.seconds) * 1000 + Double(components.attoseconds / 1_000_000_000_000_000)
+    let seconds = (milliseconds / 10).rounded() / 100
+    return seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
+  }
 }

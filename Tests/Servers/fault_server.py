@@ -9,6 +9,7 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /stats?bucket=B          JSON {"max": concurrent max, "count": requests} for a bucket
   /slow-body?bytes=N&interval=S   Content-Length N, one byte every S seconds
   /tarpit                  accepts and never answers
+  /tarpit-images?ms=N      after N ms, a page whose og:image, twitter:image and icon are tarpits
   /endless                 a body that never ends (no Content-Length)
   /gzip-bomb               50 MB of zeros, gzip-encoded (about 50 KB on the wire)
   /redirect-loop           302 to itself
@@ -160,6 +161,13 @@ class Handler(BaseHTTPRequestHandler):
     def route_tarpit(self, query):
         STOP.wait(120)
         self.close_connection = True
+
+    def route_tarpit_images(self, query):
+        STOP.wait(int(query.get("ms", "0")) / 1000)
+        self.send(200, b"<html><head><title>Three tarpits</title>"
+                  b'<meta property="og:image" content="/tarpit?image=og">'
+                  b'<meta name="twitter:image" content="/tarpit?image=twitter">'
+                  b'<link rel="icon" href="/tarpit?image=icon"></head><body>card</body></html>')
 
     def route_endless(self, query):
         self.send_response(200)

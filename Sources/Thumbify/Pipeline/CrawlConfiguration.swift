@@ -15,11 +15,16 @@ public struct CrawlConfiguration: Sendable {
   public var variants: [ThumbnailVariant]
   /// Threads for decode/resize/encode work.
   public var cpuThreads: Int
+  /// The deadline of one URL (`--timeout`): the network time its page fetch (redirects, retries and
+  /// their waits included) and the image and icon candidates tried after it share. Queue time and
+  /// the CPU time of decoding and resizing do not count. LinkPresentation's total, 30 s. Each fetch is
+  /// also bounded by the fetcher's own `FetcherConfiguration.timeout`.
+  public var timeout: Duration
 
   public init(
     concurrency: Int = 64, maxImageCandidates: Int = 3, maxIconCandidates: Int = 4, maxAge: Double? = nil,
     variants: [ThumbnailVariant] = ThumbnailVariant.crawlDefaults,
-    cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+    cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount, timeout: Duration = .seconds(30)
   ) {
     self.concurrency = max(1, concurrency)
     self.maxImageCandidates = max(1, maxImageCandidates)
@@ -27,6 +32,7 @@ public struct CrawlConfiguration: Sendable {
     self.maxAge = maxAge
     self.variants = variants
     self.cpuThreads = max(1, cpuThreads)
+    self.timeout = max(timeout, .zero)
   }
 
   /// The variants made from the card image.

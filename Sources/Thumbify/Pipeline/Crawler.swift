@@ -125,14 +125,17 @@ public final class Crawler: Sendable {
     -> CrawlRecord
   {
     let now = clock()
-    var request = FetchRequest(url: normalizedURL, kind: .page)
+    var budget = NetworkBudget(total: configuration.timeout)
+    var request = FetchRequest(url: normalizedURL, kind: .page, timeout: budget.remaining)
     if previous.good != nil, configuration.mayRevalidate(fetchedAt: previous.fetchedAt, now: now) {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
     }
+    let fetched = await fetcher.measuredFetch(request)
+    budget.charge(fetched.networkTime)
     let response: FetchResponse
     do {
-      response = try await fetcher.fetch(request)
+      response = try fetched.result.get()
     } catch {
       return try saveFailure(
         RecordError(code: error.code, message: error.description, stage: "fetch"), url: url,
@@ -158,7 +161,8 @@ public final class Crawler: Sendable {
       html: response.body, pageURL: response.finalURL, contentType: response.contentType)
     let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
     let (imageResult, iconResult) = await thumbnails(
-      images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL))
+      images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL),
+      budget: budget)
     let record = CrawlRecord(
       url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
@@ -171,21 +175,24 @@ public final class Crawler: Sendable {
 
   /// The card image's and the icon's thumbnails, made in parallel when both need work. Most pages
   /// share images met before, whose results are in memory: those are taken without a child task.
-  private func thumbnails(images imageURLs: [String], icons iconURLs: [String]) async -> (
-    image: ImageStage.Outcome, icon: ImageStage.Outcome
-  ) {
+  /// Each of the two gets what the page fetch left of the URL's `budget`.
+  private func thumbnails(images imageURLs: [String], icons iconURLs: [String], budget: NetworkBudget)
+    async -> (
+      image: ImageStage.Outcome, icon: ImageStage.Outcome
+    )
+  {
     let knownImage = images.knownThumbnails(candidates: imageURLs, variants: imageVariants)
     let knownIcon = images.knownThumbnails(candidates: iconURLs, variants: iconVariants)
     switch (knownImage, knownIcon) {
     case (let image?, let icon?):
       return (image, icon)
     case (let image?, nil):
-      return (image, await images.thumbnails(candidates: iconURLs, variants: iconVariants))
+      return (image, await images.thumbnails(candidates: iconURLs, variants: iconVariants, budget: budget))
     case (nil, let icon?):
-      return (await images.thumbnails(candidates: imageURLs, variants: imageVariants), icon)
+      return (await images.thumbnails(candidates: imageURLs, variants: imageVariants, budget: budget), icon)
     case (nil, nil):
-      async let image = images.thumbnails(candidates: imageURLs, variants: imageVariants)
-      let icon = await images.thumbnails(candidates: iconURLs, variants: iconVariants)
+      async let image = images.thumbnails(candidates: imageURLs, variants: imageVariants, budget: budget)
+      let icon = await images.thumbnails(candidates: iconURLs, variants: iconVariants, budget: budget)
       return (await image, icon)
     }
   }

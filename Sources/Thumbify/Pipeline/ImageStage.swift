@@ -8,6 +8,9 @@ import Foundation
 ///   same URL in a later run answering 200 with unchanged bytes, reuse the stored thumbnails.
 /// - Across runs, image requests are conditional; a 304 reuses the thumbnails without image work.
 /// - Decode/resize/encode run on the `CPUPool`, never on the caller's task.
+/// - A page's candidates share what is left of its URL's `NetworkBudget`. A download runs under the
+///   budget of the page that starts it; a page that joins it in flight is charged the network time it
+///   used, and its result (a timeout too) is the image's result for the run, whichever page asks.
 final class ImageStage: Sendable {
   /// The outcome for one list of candidates: the first that worked, or the last error.
   struct Outcome: Sendable {
@@ -22,7 +25,7 @@ final class ImageStage: Sendable {
   private let run: Int64
   private let outputDirectory: String
   private let clock: @Sendable () -> Double
-  private let downloads = KeyedTaskPool<Result<ThumbnailSet, RecordError>>()
+  private let downloads = KeyedTaskPool<Download>()
   private let renders = KeyedTaskPool<Result<ThumbnailSet, RecordError>>()
   private let results = LRUCache<String, Result<ThumbnailSet, RecordError>>(capacity: 4096)
   private let cpu: CPUPool
@@ -59,12 +62,27 @@ final class ImageStage: Sendable {
     }
   }
 
-  /// Tries `candidates` in order and returns the first that gives thumbnails.
-  func thumbnails(candidates: [String], variants: Variants) async -> Outcome {
+  /// One image URL's result and the network time its fetch used (zero when no fetch was made).
+  struct Download: Sendable {
+    var result: Result<ThumbnailSet, RecordError>
+    var networkTime: Duration = .zero
+  }
+
+  /// Tries `candidates` in order and returns the first that gives thumbnails; a candidate met when
+  /// `budget` is used up is not fetched, nor are the rest (the outcome is then `timedOut`).
+  func thumbnails(candidates: [String], variants: Variants, budget: NetworkBudget) async -> Outcome {
     guard !variants.list.isEmpty else { return Outcome() }
+    var budget = budget
     var lastError: RecordError?
-    for candidate in candidates {
-      switch await thumbnails(for: candidate, variants: variants) {
+    for (index, candidate) in candidates.enumerated() {
+      guard !budget.isUsedUp else {
+        let untried = candidates.count - index
+        return Outcome(
+          error: budget.usedUpError(untried: untried, stage: variants.stage, lastError: lastError))
+      }
+      let download = await thumbnails(for: candidate, variants: variants, timeout: budget.remaining)
+      budget.charge(download.networkTime)
+      switch download.result {
       case .success(let set): return Outcome(set: set)
       case .failure(let error): lastError = error
       }
@@ -94,19 +112,20 @@ final class ImageStage: Sendable {
     return Outcome(error: lastError)
   }
 
-  /// The thumbnails of one image URL, coalesced with any identical request in flight.
-  func thumbnails(for url: String, variants: Variants) async -> Result<ThumbnailSet, RecordError> {
+  /// The thumbnails of one image URL, coalesced with any identical request in flight; a download
+  /// this call starts is fetched within `timeout`.
+  func thumbnails(for url: String, variants: Variants, timeout: Duration) async -> Download {
     let key: (normalizedURL: String, cacheKey: String)
     switch self.key(of: url, variants: variants) {
     case .success(let found): key = found
-    case .failure(let error): return .failure(error)
+    case .failure(let error): return Download(result: .failure(error))
     }
-    if let cached = results[key.cacheKey] { return cached }
-    let result = await downloads.value(for: key.cacheKey) {
-      await self.load(key.normalizedURL, variants: variants)
+    if let cached = results[key.cacheKey] { return Download(result: cached) }
+    let download = await downloads.value(for: key.cacheKey) {
+      await self.load(key.normalizedURL, variants: variants, timeout: timeout)
     }
-    results[key.cacheKey] = result
-    return result
+    results[key.cacheKey] = download.result
+    return download
   }
 
   /// The normalized image URL and the key its result is cached and coalesced under.
@@ -121,15 +140,20 @@ final class ImageStage: Sendable {
     }
   }
 
-  private func load(_ url: String, variants: Variants) async -> Result<ThumbnailSet, RecordError> {
+  private func load(_ url: String, variants: Variants, timeout: Duration) async -> Download {
+    var networkTime: Duration = .zero
     do {
-      return .success(try await loadThrowing(url, variants: variants))
+      let set = try await loadThrowing(url, variants: variants, timeout: timeout, networkTime: &networkTime)
+      return Download(result: .success(set), networkTime: networkTime)
     } catch {
-      return .failure(error)
+      return Download(result: .failure(error), networkTime: networkTime)
     }
   }
 
-  private func loadThrowing(_ url: String, variants: Variants) async throws(RecordError) -> ThumbnailSet {
+  /// Adds the network time of the fetch it makes, if any, to `networkTime`.
+  private func loadThrowing(
+    _ url: String, variants: Variants, timeout: Duration, networkTime: inout Duration
+  ) async throws(RecordError) -> ThumbnailSet {
     let stage = variants.stage
     let variantsKey = variants.key
     let previous = try wrap(try state.image(url), stage: stage)
@@ -141,14 +165,16 @@ final class ImageStage: Sendable {
       if let known { return relabel(known, source: url) }
     }
     let now = clock()
-    var request = FetchRequest(url: url, kind: .image)
+    var request = FetchRequest(url: url, kind: .image, timeout: timeout)
     if known != nil, configuration.mayRevalidate(fetchedAt: previous.fetchedAt, now: now) {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
     }
+    let fetched = await fetcher.measuredFetch(request)
+    networkTime += fetched.networkTime
     let response: FetchResponse
     do {
-      response = try await fetcher.fetch(request)
+      response = try fetched.result.get()
     } catch {
       let failure = RecordError(code: error.code, message: error.description, stage: stage)
       var failed = previous

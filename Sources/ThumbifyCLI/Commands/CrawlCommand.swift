@@ -34,7 +34,10 @@ enum CrawlCommand: Subcommand {
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
       .option(
         "timeout", value: "seconds",
-        help: "The longest one fetch (a page or an image) takes, redirects and retries included.",
+        help:
+          "The deadline of one URL: its page (redirects, retries and their waits included) and the image "
+          + "and icon candidates after it share it. Network time only: queue waits and decoding do not "
+          + "count. There is no separate per-attempt timeout.",
         default: "30"),
       .option("concurrency", value: "n", help: "URLs crawled at once.", default: "64"),
       .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
@@ -95,7 +98,7 @@ enum CrawlCommand: Subcommand {
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
       configuration: CrawlConfiguration(
         concurrency: concurrency, maxAge: maxAge,
-        variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants),
+        variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout),
       fetcher: fetcher,
       isQuiet: arguments.flag("quiet"),
       logFormat: logFormat)

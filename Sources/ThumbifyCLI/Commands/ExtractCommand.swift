@@ -31,7 +31,10 @@ enum ExtractCommand: Subcommand {
       .flag("compact", help: "Print the JSON on one line instead of indented."),
       .option(
         "timeout", value: "seconds",
-        help: "Live form: the longest the page fetch takes, redirects and retries included.", default: "30"),
+        help:
+          "Live form: the deadline of the page fetch, its redirects, retries and their waits included "
+          + "(network time; no separate per-attempt timeout).",
+        default: "30"),
       .option("cacert", value: "file", help: "Live form: trust the CAs in this PEM file."),
       .flag("allow-private-network", help: "Live form: allow private, loopback and reserved addresses."),
       .flag("ignore-robots", help: "Live form: do not read robots.txt."),

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import Thumbify
+@testable import ThumbifyFetching
+@testable import ThumbifyStore
+
+/// Issue 17: `--timeout` is the deadline of a whole URL's card — its page fetch and the image and
+/// icon candidates tried after it share one budget of network time.
+@Suite("A URL's timeout bounds its whole card", .timeLimit(.minutes(1)), .dedicatedExecutor)
+struct CrawlDeadlineTests {
+  /// A page answered after 0.5 s whose og:image, twitter:image and icon are tarpits took the page's
+  /// time plus a whole timeout per image candidate (≥ 4.5 s at `--timeout 2`, 22 s before retries
+  /// shared it); now the image and icon branches get what the page left, and untried candidates
+  /// are not fetched.
+  @Test func threeTarpitCandidatesShareTheURLsTimeout() async throws {
+    // Given a page whose three image candidates never answer
+    let server = try await FaultServer()
+    let out = makeTemporaryDirectory("deadline")
+    let list = out + ".urls.txt"
+    defer {
+      removeDirectory(out)
+      try? FileManager.default.removeItem(atPath: list)
+    }
+    try (server.url("/tarpit-images?ms=500") + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+
+    // When the real binary crawls it with --timeout 2 (a process of its own: a crawl in the test
+    // process waits for cooperative threads that CPU-bound tests hold for seconds, 9 s in all once)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CrawlEndToEndTests.binary)
+    process.arguments = [
+      "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet", "--timeout", "2",
+    ]
+    process.standardError = FileHandle.nullDevice
+    let start = ContinuousClock.now
+    let status = try await ChildProcess.run(process)
+    let elapsed = start.duration(to: .now)
+
+    // Then the card is written within about one timeout (an upper bound, not a benchmark)
+    #expect(status == 0)
+    #expect(elapsed < .milliseconds(3_500), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
+    let record = try #require(try readManifest(out).first)
+    #expect(record.outcome == .ok)
+    #expect(record.metadata?.title == "Three tarpits")
+    #expect(record.imageError?.code == "timedOut", "\(String(describing: record.imageError))")
+    #expect(
+      record.imageError?.message.contains("2 s timeout") == true, "\(String(describing: record.imageError))")
+    #expect(record.iconError?.code == "timedOut", "\(String(describing: record.iconError))")
+    #expect(record.image == nil && record.icon == nil)
+  }
+
+  /// The library's `LPMetadataProvider` counterpart obeys its own total, below the fetcher's.
+  @Test func theMetadataProvidersTimeoutIsItsTotal() async throws {
+    // Given a provider with a 1 s timeout over a fetcher allowing 10 s and retries
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher { $0.retry.maxAttempts = 3 }
+    let provider = LinkMetadataProvider(fetcher: fetcher, timeout: .seconds(1))
+
+    // When it reads a page that never answers
+    let start = ContinuousClock.now
+    var thrown: FetchError?
+    do {
+      _ = try await provider.metadata(for: server.url("/tarpit"))
+    } catch {
+      thrown = error
+    }
+
+    // Then it times out after about a second, once
+    let elapsed = start.duration(to: .now)
+    #expect(thrown?.code == "timedOut", "\(String(describing: thrown))")
+    #expect(elapsed >= .milliseconds(900) && elapsed < .milliseconds(1_900), "\(elapsed)")
+  }
+}
