@@ -6,6 +6,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 @Suite("Charset detection and decoding")
 struct CharsetTests {

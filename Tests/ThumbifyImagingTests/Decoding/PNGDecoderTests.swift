@@ -8,6 +8,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 @Suite("PNG decoding")
 struct PNGDecoderTests {

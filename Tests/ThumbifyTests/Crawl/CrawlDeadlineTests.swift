@@ -4,6 +4,7 @@ import Testing
 @testable import Thumbify
 @testable import ThumbifyFetching
 @testable import ThumbifyStore
+@testable import ThumbifyTestSupport
 
 /// Issue 17: `--timeout` is the deadline of a whole URL's card — its page fetch and the image and
 /// icon candidates tried after it share one budget of network time.
@@ -27,7 +28,7 @@ struct CrawlDeadlineTests {
     // When the real binary crawls it with --timeout 2 (a process of its own: a crawl in the test
     // process waits for cooperative threads that CPU-bound tests hold for seconds, 9 s in all once)
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CrawlEndToEndTests.binary)
+    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
     process.arguments = [
       "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet", "--timeout", "2",
     ]

@@ -7,6 +7,7 @@ import Testing
 @testable import ThumbifyImaging
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 /// The crawl pipeline with doubles for the network, extraction and imaging: what is fetched,
 /// what is reused, what the manifest says.
