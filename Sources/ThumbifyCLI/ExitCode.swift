@@ -9,4 +9,8 @@ public enum ExitCode {
   /// The run could not proceed at all: output not writable, directory locked by
   /// another run, corrupt state (`EX_SOFTWARE` from sysexits.h).
   public static let fatal: Int32 = 70
+  /// Stopped by SIGINT (Ctrl-C) after committing what was finished: 128 + 2, as shells report it.
+  public static let interrupted: Int32 = 130
+  /// Stopped by SIGTERM after committing what was finished: 128 + 15.
+  public static let terminated: Int32 = 143
 }
