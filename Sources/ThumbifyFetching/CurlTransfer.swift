@@ -152,6 +152,12 @@ final class CurlTransfer: @unchecked Sendable {
     var end = count
     while start < end && isSpace(line[start]) { start += 1 }
     while end > start && isSpace(line[end - 1]) { end -= 1 }
+    // A value with a control byte other than HTAB (a bare CR, ESC, …) is not a field value (RFC 9110
+    // §5.5): it is ignored, as if absent. An ETag or Last-Modified is sent back verbatim in the next
+    // conditional request, where a bare CR would start a header of the server's choosing.
+    guard !line[start..<end].contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+      return count
+    }
     let value = String(decoding: line[start..<end], as: UTF8.self)
     headers[name] = value
     if name == "location" { lastLocation = value }

@@ -22,6 +22,7 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
                            when given, seconds or 'date' for an HTTP date A=1 s ahead), then 200
   /status?code=N           answers N
   /etag                    ETag "v1" and Last-Modified; answers 304 to matching validators
+  /hostile-validators      200 with an ETag holding a bare CR and a Last-Modified holding an ESC
   /echo-headers            the request headers as JSON
   /huge-header?kind=K&bytes=N  response headers of N bytes: one line (K=line) or many 1 KB lines (K=many)
   /robots.txt              chosen by the Host name's first label (see ROBOTS below); every
@@ -232,6 +233,15 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         self.send(200, b"<html>versioned</html>", headers=[("ETag", '"v1"'), ("Last-Modified", modified)])
+
+    def route_hostile_validators(self, query):
+        # send_header writes a value's bytes as given, control characters included.
+        self.send_response(200)
+        self.send_header("ETag", '"v1\rX-Injected: 1"')
+        self.send_header("Last-Modified", "Sun, 01 Nov 2026\x1b[2J 10:00:00 GMT")
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
 
     def route_huge_header(self, query):
         size = int(query.get("bytes", "20000000"))

@@ -181,6 +181,18 @@ struct FaultFetchTests {
     #expect(etag.isNotModified && etag.etag == "\"v1\"")
   }
 
+  /// A validator is sent back verbatim in the next night's conditional request: one holding a bare CR
+  /// or another control byte is not a field value (RFC 9110 §5.5) and would inject into our request
+  /// header. (A NUL in a header curl refuses itself: "Nul byte in header".)
+  @Test func validatorsWithControlBytesAreNotKept() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher()
+    let response = try await fetcher.fetch(FetchRequest(url: server.url("/hostile-validators"), kind: .page))
+    #expect(response.status == 200)
+    #expect(response.etag == nil)
+    #expect(response.lastModified == nil)
+  }
+
   @Test func curlCodesMapOntoTheTaxonomy() {
     #expect(
       FetchError(curlCode: CURLE_COULDNT_RESOLVE_HOST, message: "m", url: "u", redirectLimit: 5) == .dns("m"))
