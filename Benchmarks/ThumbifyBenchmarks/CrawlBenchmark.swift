@@ -6,6 +6,7 @@ import Foundation
 ///     swift build -c release --product thumbify
 ///     swift run -c release thumbify-benchmarks crawl [--urls 10000] [--scale 100000 ...] [--samples 3]
 ///         [--peer-samples 1] [--per-host 16] [--concurrency 64] [--peer-without-cards]
+///         [--before <thumbify binary>]
 ///
 /// `Benchmarks/make-web.py` writes the web (nine loopback hosts 127.0.0.2–10, real photos, a shared
 /// og:image per site, a slow, a failing and a redirecting site). Each sample is a cold crawl into a
@@ -19,6 +20,10 @@ import Foundation
 /// The peer writes a card file per URL as thumbify does (`cards/<key>.json`, the same job);
 /// `--peer-without-cards` adds, next to each of its crawls, one with `--no-cards` (manifest and blobs
 /// only, as the peer did before 1 Dec 2026), so the cost of that part shows in the same run.
+///
+/// `--before <binary>` adds an earlier build of `thumbify` (e.g. from a `git worktree` of the commit
+/// before a change), sampled alternately with this one as often: "no slowdown" is then a ratio from one
+/// run, not two runs' absolute times on a shared machine.
 enum CrawlBenchmark {
   static func run(_ arguments: [String]) async throws {
     let urls = Int(ImagingBenchmark.option("--urls", in: arguments) ?? "") ?? 10_000
@@ -28,12 +33,17 @@ enum CrawlBenchmark {
     let perHost = ImagingBenchmark.option("--per-host", in: arguments) ?? "16"
     let concurrency = ImagingBenchmark.option("--concurrency", in: arguments) ?? "64"
     let withoutCards = arguments.contains("--peer-without-cards")
+    let before = ImagingBenchmark.option("--before", in: arguments)
     let port = 18_080
     let web = NSTemporaryDirectory() + "thumbify-bench-web"
     let thumbify =
       URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/thumbify"
     guard FileManager.default.isExecutableFile(atPath: thumbify) else {
       print("Build the CLI first: swift build -c release --product thumbify (looked for \(thumbify))")
+      return
+    }
+    if let before, !FileManager.default.isExecutableFile(atPath: before) {
+      print("--before: no executable at \(before)")
       return
     }
     var sizes = [1_000, urls]
@@ -64,9 +74,9 @@ enum CrawlBenchmark {
       sync()
       let out = outputs + "/\(crawls)-\(tool)-\(count)"
       let list = web + "/urls-\(count).txt"
-      if tool == "thumbify" {
+      if tool == "thumbify" || tool == "before" {
         return try ChildProcess.run(
-          thumbify,
+          tool == "before" ? before ?? thumbify : thumbify,
           [
             "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet",
             "--per-host", perHost, "--concurrency", concurrency, "--timeout", "30",
@@ -82,13 +92,16 @@ enum CrawlBenchmark {
 
     print("warm-up: 1,000 URLs with each tool")
     _ = try crawl(1_000, "thumbify")
+    if before != nil { _ = try crawl(1_000, "before") }
     _ = try crawl(1_000, "peer")
     // Samples alternate between the tools so that load from other work on the machine hits both alike.
     var ours: [ChildProcess.Outcome] = []
     var theirs: [ChildProcess.Outcome] = []
     var theirsWithoutCards: [ChildProcess.Outcome] = []
+    var earlier: [ChildProcess.Outcome] = []
     for index in 0..<max(samples, peerSamples) {
       if index < samples { ours.append(try crawl(urls, "thumbify")) }
+      if index < samples && before != nil { earlier.append(try crawl(urls, "before")) }
       if index < peerSamples { theirs.append(try crawl(urls, "peer")) }
       if index < peerSamples && withoutCards { theirsWithoutCards.append(try crawl(urls, "peer-no-cards")) }
     }
@@ -117,6 +130,18 @@ enum CrawlBenchmark {
             "python peer without cards %6d URLs: median %.2f s (%@), CPU %.2f s; thumbify is %.2fx its URLs/s",
           urls, seconds, theirsWithoutCards.map { String(format: "%.2f", $0.seconds) }.joined(separator: " "),
           median(theirsWithoutCards.map(\.cpuSeconds)), seconds / oursMedian))
+    }
+    if !earlier.isEmpty {
+      let seconds = median(earlier.map(\.seconds))
+      let cpu = median(earlier.map(\.cpuSeconds))
+      print(
+        String(
+          format:
+            "before (%@) %6d URLs: median %.2f s (%@), CPU %.2f s, peak RSS %.1f MB; this build takes %.3fx its wall time, %.3fx its CPU",
+          before ?? "", urls, seconds,
+          earlier.map { String(format: "%.2f", $0.seconds) }.joined(separator: " "),
+          cpu, Double(earlier.map(\.peakRSSKiB).max() ?? 0) / 1024, oursMedian / seconds,
+          median(ours.map(\.cpuSeconds)) / cpu))
     }
     // CPU time is far less sensitive than wall time to other work on the machine and to the slow
     // site's tail (both tools wait ~10 s for its largest photo at 32 KB/s whatever their speed).
