@@ -157,7 +157,7 @@ public enum FileSystem {
     return read(descriptor, &extra, 1) == 0 && contents == bytes
   }
 
-  static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }

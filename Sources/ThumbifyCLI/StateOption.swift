@@ -1,0 +1,30 @@
+import Foundation
+import Thumbify
+
+/// `--state <dir>`, shared by every command that reads or writes a crawl's state, and the one place
+/// the default state directory is resolved and an old `<out>/.thumbify` moved (docs/crawl.md,
+/// "State directory").
+enum StateOption {
+  static let spec = OptionSpec.option(
+    "state", value: "dir",
+    help:
+      "The crawl state directory (database, lock), kept outside the served output. "
+      + "(default: $XDG_STATE_HOME/thumbify/<name>-<hash>, or ~/.local/state/thumbify/…)")
+
+  /// The layout of `outputDirectory` with `--state` or the default state directory, after moving an
+  /// old `<out>/.thumbify` there (one line on standard error says what was moved where, unless
+  /// `isQuiet`; a warning is printed even then).
+  ///
+  /// - Throws: `StoreError` when no state directory can be found or the old one cannot be moved.
+  static func layout(
+    _ arguments: ParsedArguments, outputDirectory: String, console: Console, isQuiet: Bool
+  ) throws(StoreError) -> OutputLayout {
+    let layout = try OutputLayout.resolving(
+      outputDirectory, stateDirectory: arguments.value("state"), environment: console.environment)
+    let outcome = try StateMigration.run(layout)
+    if outcome != .nothing && (!isQuiet || outcome.isWarning) {
+      console.printError(outcome.description)
+    }
+    return layout
+  }
+}
