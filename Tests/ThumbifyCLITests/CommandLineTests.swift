@@ -4,8 +4,11 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// Runs one command line in-process and returns what it printed.
-func runCLI(_ arguments: [String], input: [UInt8] = []) async -> (status: Int32, out: String, err: String) {
-  let captured = CapturedConsole(input: input, environment: TestState.environment)
+/// Its environment's `XDG_STATE_HOME` is a temporary directory (`TestState`) unless `environment` is given.
+func runCLI(
+  _ arguments: [String], input: [UInt8] = [], environment: [String: String] = TestState.environment
+) async -> (status: Int32, out: String, err: String) {
+  let captured = CapturedConsole(input: input, environment: environment)
   let status = await ThumbifyCommandLine.run(arguments, console: captured.console)
   return (status, captured.standardOutput, captured.standardError)
 }
