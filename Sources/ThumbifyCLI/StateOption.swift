@@ -8,8 +8,9 @@ enum StateOption {
   static let spec = OptionSpec.option(
     "state", value: "dir",
     help:
-      "The crawl state directory (database, lock), kept outside the served output. "
-      + "(default: $XDG_STATE_HOME/thumbify/<name>-<hash>, or ~/.local/state/thumbify/…)")
+      "Where the crawl state (database, run lock) is kept, outside the served output; give every "
+      + "command of one output directory the same. (default: "
+      + "${XDG_STATE_HOME:-~/.local/state}/thumbify/<name>-<hash>, docs/crawl.md)")
 
   /// The layout of `outputDirectory` with `--state` or the default state directory, after moving an
   /// old `<out>/.thumbify` there (one line on standard error says what was moved where, unless

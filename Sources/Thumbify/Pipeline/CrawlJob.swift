@@ -152,6 +152,7 @@ public final class CrawlJob: Sendable {
     let started = Date()
     let lock = try RunLock(layout)
     defer { withExtendedLifetime(lock) {} }
+    FileSystem.removeStaleTemporaries(in: layout.directory)
     do {
       try FileSystem.makeDirectories(layout.stateDirectory)
       // Group commit: a kill loses at most the last batch (the URLs of the last ~50 ms, done again by

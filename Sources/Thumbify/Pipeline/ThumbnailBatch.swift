@@ -85,6 +85,7 @@ public struct ThumbnailBatch: Sendable {
       manifest.append(UInt8(ascii: "\n"))
     }
     ManifestWriter.removeStaleTemporaries(of: output.manifest)
+    FileSystem.removeStaleTemporaries(in: output.directory)
     try FileSystem.writeAtomically(manifest, to: output.manifest)
     return records
   }

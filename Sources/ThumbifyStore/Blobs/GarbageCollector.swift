@@ -37,6 +37,7 @@ public struct GarbageCollector: Sendable {
     let lock = try RunLock(layout)
     defer { withExtendedLifetime(lock) {} }
     ManifestWriter.removeStaleTemporaries(of: layout.manifest)
+    FileSystem.removeStaleTemporaries(in: layout.directory)
     var referenced: Set<String> = []
     try readManifestReferences(into: &referenced)
     let statePath = layout.stateDatabase
