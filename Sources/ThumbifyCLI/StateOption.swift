@@ -14,17 +14,21 @@ enum StateOption {
 
   /// The layout of `outputDirectory` with `--state` or the default state directory, after moving an
   /// old `<out>/.thumbify` there (one line on standard error says what was moved where, unless
-  /// `isQuiet`; a warning is printed even then).
+  /// `isQuiet`; a warning is printed even then). With `isJSON` the line is a JSON object
+  /// (`{"event":"stateMoved"|"warning","message":…}`), like the crawl's other log lines.
   ///
   /// - Throws: `StoreError` when no state directory can be found or the old one cannot be moved.
   static func layout(
-    _ arguments: ParsedArguments, outputDirectory: String, console: Console, isQuiet: Bool
+    _ arguments: ParsedArguments, outputDirectory: String, console: Console, isQuiet: Bool,
+    isJSON: Bool = false
   ) throws(StoreError) -> OutputLayout {
     let layout = try OutputLayout.resolving(
       outputDirectory, stateDirectory: arguments.value("state"), environment: console.environment)
     let outcome = try StateMigration.run(layout)
     if outcome != .nothing && (!isQuiet || outcome.isWarning) {
-      console.printError(outcome.description)
+      let event = outcome.isWarning ? "warning" : "stateMoved"
+      let line = isJSON ? CrawlProgress.json(["event": event, "message": outcome.description]) : nil
+      console.printError(line ?? outcome.description)
     }
     return layout
   }

@@ -99,6 +99,27 @@ struct StateOptionTests {
     #expect(FileManager.default.fileExists(atPath: crawled.state + "/state.sqlite"))
   }
 
+  @Test func theMoveIsOneJSONLineInAJSONLog() async throws {
+    let crawled = Crawled()
+    defer { removeDirectory(crawled.root) }
+    let old = OutputLayout(crawled.out, stateDirectory: crawled.out + "/.thumbify")
+    try FileManager.default.createDirectory(atPath: old.stateDirectory, withIntermediateDirectories: true)
+    _ = try StateStore(path: old.stateDatabase).beginRun(options: "x")
+    try "http://127.0.0.1:9/a\n".write(toFile: crawled.root + "/urls.txt", atomically: true, encoding: .utf8)
+    let result = await runCLI([
+      "crawl", crawled.root + "/urls.txt", "--out", crawled.out, "--state", crawled.state,
+      "--allow-private-network", "--ignore-robots", "--log-format", "json",
+    ])
+    let first = try #require(result.err.split(separator: "\n").first)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: String])
+    #expect(
+      object == [
+        "event": "stateMoved",
+        "message": "Moved the crawl state from '\(crawled.out)/.thumbify' to '\(crawled.state)'.",
+      ])
+  }
+
   @Test func thumbStillRefusesACrawlsDirectoryWhateverItsState() async throws {
     let crawled = Crawled()
     defer { removeDirectory(crawled.root) }

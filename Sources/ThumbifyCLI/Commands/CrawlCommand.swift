@@ -124,7 +124,8 @@ enum CrawlCommand: Subcommand {
     let layout: OutputLayout
     do {
       layout = try StateOption.layout(
-        arguments, outputDirectory: options.outputDirectory, console: console, isQuiet: options.isQuiet)
+        arguments, outputDirectory: options.outputDirectory, console: console, isQuiet: options.isQuiet,
+        isJSON: options.logFormat == .json)
     } catch {
       return fatal(error.description)
     }
