@@ -123,3 +123,29 @@ extension CrawlEndToEndTests {
     }
   }
 }
+
+extension CrawlEndToEndTests {
+  @Test func anOldStateInsideTheOutputIsMovedAndTheRerunIsIncremental() async throws {
+    // Given a crawl whose state is where thumbify kept it before issue 21, in <out>/.thumbify
+    let first = try await crawl()
+    #expect(first.status == 1)
+    let layout = testLayout(out)
+    try FileManager.default.moveItem(atPath: layout.stateDirectory, toPath: layout.legacyStateDirectory)
+    let before = nginx.accessLog().count
+
+    // When the real binary crawls the directory again
+    let rerun = try await crawl()
+
+    // Then it moved the state out of the served tree, said so in one line, and used it: unchanged
+    // pages are answered 304 and no image is fetched again
+    #expect(
+      rerun.err.components(separatedBy: "\n").filter { $0.hasPrefix("Moved the crawl state") }
+        == ["Moved the crawl state from '\(out)/.thumbify' to '\(layout.stateDirectory)'."])
+    #expect(!FileManager.default.fileExists(atPath: layout.legacyStateDirectory))
+    #expect(FileManager.default.fileExists(atPath: layout.stateDatabase))
+    let second = nginx.accessLog().dropFirst(before)
+    #expect(second.contains { $0.hasPrefix("304 ") })
+    #expect(!second.contains { $0.contains("/photos/") })
+    #expect(record(try readManifest(out), "/")?.outcome == .notModified)
+  }
+}
