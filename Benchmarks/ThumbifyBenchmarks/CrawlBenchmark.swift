@@ -78,7 +78,11 @@ enum CrawlBenchmark {
         return try ChildProcess.run(
           tool == "before" ? before ?? thumbify : thumbify,
           [
-            "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet",
+            // The state beside the output, in `outputs` (removed at the end; the default would
+            // leave every sample's state in ~/.local/state), on the disk it was on before issue 21.
+            "crawl", list, "--out", out, "--state", out + ".state", "--allow-private-network",
+            "--ignore-robots",
+            "--quiet",
             "--per-host", perHost, "--concurrency", concurrency, "--timeout", "30",
           ], acceptedStatuses: [0, 1])
       }

@@ -13,16 +13,21 @@ public final class Console: Sendable {
   public let isErrorTerminal: Bool
   /// The descriptor standard input can be streamed from (`nil` for in-memory input in tests).
   public let inputDescriptor: Int32?
+  /// The environment commands read (`XDG_STATE_HOME`, `HOME`: the default state directory). Empty
+  /// unless given, so an in-process test never finds the real `$HOME`.
+  public let environment: [String: String]
 
   public init(
     isErrorTerminal: Bool = false,
     inputDescriptor: Int32? = nil,
+    environment: [String: String] = [:],
     readInput: @escaping @Sendable () -> [UInt8] = { [] },
     out: @escaping @Sendable (String) -> Void,
     error: @escaping @Sendable (String) -> Void
   ) {
     self.isErrorTerminal = isErrorTerminal
     self.inputDescriptor = inputDescriptor
+    self.environment = environment
     self.readInput = readInput
     self.writeOut = out
     self.writeError = error
@@ -32,6 +37,7 @@ public final class Console: Sendable {
   public static let standard = Console(
     isErrorTerminal: isatty(STDERR_FILENO) == 1,
     inputDescriptor: STDIN_FILENO,
+    environment: ProcessInfo.processInfo.environment,
     readInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
     out: { FileHandle.standardOutput.write(Data($0.utf8)) },
     error: { FileHandle.standardError.write(Data($0.utf8)) }
@@ -75,10 +81,10 @@ public final class CapturedConsole: Sendable {
   private let buffer = Buffer()
   public let console: Console
 
-  public init(input: [UInt8] = [], isErrorTerminal: Bool = false) {
+  public init(input: [UInt8] = [], isErrorTerminal: Bool = false, environment: [String: String] = [:]) {
     let buffer = self.buffer
     console = Console(
-      isErrorTerminal: isErrorTerminal,
+      isErrorTerminal: isErrorTerminal, environment: environment,
       readInput: { input },
       out: { text in buffer.text.withLock { $0.out += text } },
       error: { text in buffer.text.withLock { $0.error += text } }

@@ -1,40 +1,145 @@
-/// Every path in an output directory, named once (docs/crawl.md, "Output directory").
+import Foundation
+import ThumbifySystem
+
+/// Every path of a crawl, named once (docs/crawl.md, "Output directory" and "State directory").
+///
+/// The output directory is what a web server serves; the state directory is kept apart from it
+/// (issue 21: `GET /out/.thumbify/state.sqlite` answered 200), so nothing of the state is ever under
+/// the output directory.
 ///
 /// ```
-/// <out>/manifest.jsonl            one record per input URL, in list order
-/// <out>/cards/<key>.json          one card per URL (`CardKey`)
-/// <out>/blobs/ab/cd/<sha256>.ext  content-addressed thumbnails
-/// <out>/.thumbify/state.sqlite    the crawl state (validators, records, robots, runs)
-/// <out>/.thumbify/lock            the run lock
-/// <out>/.thumbify/stdin-urls.txt  a list read from standard input, spooled for the manifest pass
-/// <out>/.thumbify/decodes.journal the sources being decoded (`DecodeJournal`, crash-loop protection)
+/// <out>/manifest.jsonl              one record per input URL, in list order
+/// <out>/cards/<key>.json            one card per URL (`CardKey`)
+/// <out>/blobs/ab/cd/<sha256>.ext    content-addressed thumbnails
+/// <state>/state.sqlite              the crawl state (validators, records, robots, runs)
+/// <state>/lock                      the run lock
+/// <state>/stdin-urls.txt            a list read from standard input, spooled for the manifest pass
+/// <state>/decodes.journal           the sources being decoded (`DecodeJournal`, crash-loop protection)
 /// ```
+///
+/// `<state>` defaults to ``defaultStateDirectory(for:environment:)``; before issue 21 it was
+/// `<out>/.thumbify` (``legacyStateDirectory``, moved away by `StateMigration`).
 public struct OutputLayout: Sendable, Hashable {
   /// The output directory, as given.
   public var directory: String
+  /// The state directory, as given or resolved.
+  public var stateDirectory: String
 
-  /// A trailing `/` is dropped (`out/` and `out` name the same paths).
-  public init(_ directory: String) {
-    var directory = directory
-    while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
-    self.directory = directory
+  /// A trailing `/` is dropped from both (`out/` and `out` name the same paths).
+  public init(_ directory: String, stateDirectory: String) {
+    self.directory = Self.trimmingSlashes(directory)
+    self.stateDirectory = Self.trimmingSlashes(stateDirectory)
   }
 
   public static let manifestName = "manifest.jsonl"
   public static let blobsName = "blobs"
   public static let cardsName = "cards"
-  public static let stateDirectoryName = ".thumbify"
+  /// The state directory's name inside the output directory before issue 21.
+  public static let legacyStateDirectoryName = ".thumbify"
 
-  public var manifest: String { inside(Self.manifestName) }
-  public var blobs: String { inside(Self.blobsName) }
-  public var cards: String { inside(Self.cardsName) }
-  public var stateDirectory: String { inside(Self.stateDirectoryName) }
-  public var stateDatabase: String { stateDirectory + "/state.sqlite" }
-  public var lock: String { stateDirectory + "/lock" }
-  public var standardInputSpool: String { stateDirectory + "/stdin-urls.txt" }
-  public var decodeJournal: String { stateDirectory + "/decodes.journal" }
+  public var manifest: String { Self.path(Self.manifestName, in: directory) }
+  public var blobs: String { Self.path(Self.blobsName, in: directory) }
+  public var cards: String { Self.path(Self.cardsName, in: directory) }
 
-  private func inside(_ name: String) -> String {
+  public var stateDatabase: String { Self.path("state.sqlite", in: stateDirectory) }
+  public var lock: String { Self.path("lock", in: stateDirectory) }
+  public var standardInputSpool: String { Self.path("stdin-urls.txt", in: stateDirectory) }
+  public var decodeJournal: String { Self.path("decodes.journal", in: stateDirectory) }
+  /// Written into a state directory that was copied from ``legacyStateDirectory`` (`StateMigration`):
+  /// the old directory's path, so a run killed before it removed the old copy finishes the removal.
+  public var migrationRecord: String { Self.path("moved-from", in: stateDirectory) }
+
+  /// `<out>/.thumbify`, where the state was before issue 21.
+  public var legacyStateDirectory: String { Self.path(Self.legacyStateDirectoryName, in: directory) }
+  /// The old lock inside ``legacyStateDirectory``: a still-running older thumbify holds it.
+  public var legacyLock: String { Self.path("lock", in: legacyStateDirectory) }
+
+  /// `name` inside `directory`.
+  public static func path(_ name: String, in directory: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  /// The served-tree paths of `directory` (for readers of the manifest or cards that need no state).
+  public static func manifest(in directory: String) -> String {
+    path(manifestName, in: trimmingSlashes(directory))
+  }
+  public static func cards(in directory: String) -> String { path(cardsName, in: trimmingSlashes(directory)) }
+
+  private static func trimmingSlashes(_ path: String) -> String {
+    var path = path
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    return path
+  }
+}
+
+extension OutputLayout {
+  /// The layout of `directory` with its state in `stateDirectory`, or in the default state directory
+  /// when that is nil (`--state` omitted).
+  public static func resolving(
+    _ directory: String, stateDirectory: String?, environment: [String: String]
+  ) throws(StoreError) -> OutputLayout {
+    if let stateDirectory { return OutputLayout(directory, stateDirectory: stateDirectory) }
+    return OutputLayout(
+      directory, stateDirectory: try defaultStateDirectory(for: directory, environment: environment))
+  }
+
+  /// `${XDG_STATE_HOME:-$HOME/.local/state}/thumbify/<basename>-<16 hex>`, where the hex digits begin
+  /// the SHA-256 of the output directory's absolute, symlink-resolved path: one state per output
+  /// directory however it is spelled, and a name an operator can recognise.
+  ///
+  /// Not a sibling `<out>.state`: the usual deployment serves the parent of `<out>`, which would serve
+  /// a sibling too.
+  ///
+  /// - Throws: `StoreError.io` when neither `XDG_STATE_HOME` nor `HOME` is set (or they are relative,
+  ///   which the XDG specification says to ignore).
+  public static func defaultStateDirectory(for directory: String, environment: [String: String])
+    throws(StoreError) -> String
+  {
+    let base: String
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      base = state
+    } else if let home = environment["HOME"], home.hasPrefix("/") {
+      base = path(".local/state", in: home)
+    } else {
+      throw .io(
+        path: directory, operation: "find a state directory for",
+        message: "neither XDG_STATE_HOME nor HOME is set; give one with --state <dir>")
+    }
+    let resolved = resolvedPath(directory)
+    var name = String(resolved.split(separator: "/").last ?? "root")
+    // A component is at most 255 bytes; the digest's 17 need room.
+    while name.utf8.count > 64 { name.removeLast() }
+    let digest = SHA256Digest.hex(of: Array(resolved.utf8)).prefix(16)
+    return path("thumbify/\(name)-\(digest)", in: trimmingSlashes(base))
+  }
+
+  /// `path` made absolute with every symlink resolved. Components that do not exist yet (a crawl's
+  /// first run creates `<out>`) are appended to the resolved part that does, `.` and `..` applied.
+  static func resolvedPath(_ path: String) -> String {
+    let absolute: String
+    if path.hasPrefix("/") {
+      absolute = path
+    } else {
+      absolute = Self.path(path, in: FileManager.default.currentDirectoryPath)
+    }
+    var existing = absolute.split(separator: "/").map(String.init)
+    var missing: [String] = []
+    while true {
+      let candidate = "/" + existing.joined(separator: "/")
+      if let resolved = realpath(candidate, nil) {
+        defer { free(resolved) }
+        var components = String(cString: resolved).split(separator: "/").map(String.init)
+        for component in missing.reversed() {
+          switch component {
+          case ".": continue
+          case "..": if !components.isEmpty { components.removeLast() }
+          default: components.append(component)
+          }
+        }
+        return "/" + components.joined(separator: "/")
+      }
+      guard let last = existing.popLast() else { return absolute }
+      missing.append(last)
+    }
   }
 }

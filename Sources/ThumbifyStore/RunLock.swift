@@ -1,7 +1,7 @@
 import Foundation
 import ThumbifySystem
 
-/// The lock that keeps two runs off one output directory: `<out>/.thumbify/lock`.
+/// The lock that keeps two runs off one output directory: `<state>/lock` (`OutputLayout.lock`).
 ///
 /// It is an `flock(2)` exclusive lock, so the kernel releases it when the holder exits in any way —
 /// including `kill -9` — and a lock file left behind by a dead process never blocks the next run.
@@ -9,17 +9,19 @@ import ThumbifySystem
 public final class RunLock: Sendable {
   private let descriptor: Int32
 
-  /// Takes the lock for `directory` (the output directory), without waiting.
+  /// Takes the lock of `layout`'s output directory, without waiting, creating its state directory.
   ///
   /// The corresponding C function is `flock(2)` with `LOCK_EX | LOCK_NB`.
-  public init(directory: String) throws(StoreError) {
-    guard !directory.isEmpty else {
-      throw .io(path: directory, operation: "use", message: "An output directory must be named")
+  public convenience init(_ layout: OutputLayout) throws(StoreError) {
+    guard !layout.directory.isEmpty, !layout.stateDirectory.isEmpty else {
+      throw .io(path: layout.directory, operation: "use", message: "An output directory must be named")
     }
-    let layout = OutputLayout(directory)
-    let stateDirectory = layout.stateDirectory
-    let path = layout.lock
-    try FileSystem.makeDirectories(stateDirectory)
+    try FileSystem.makeDirectories(layout.stateDirectory)
+    try self.init(path: layout.lock, directory: layout.directory)
+  }
+
+  /// Takes the lock file at `path` (which names `directory` in the refusal), without waiting.
+  init(path: String, directory: String) throws(StoreError) {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       throw .io(path: path, operation: "open", message: SystemCall.message(errno))

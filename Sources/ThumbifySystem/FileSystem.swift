@@ -53,6 +53,34 @@ public enum FileSystem {
     isRenamed = true
   }
 
+  /// Seconds after which a `.tmp-*` file of `writeAtomically` is taken for a killed writer's: a live
+  /// write links its temporary name and renames it within microseconds of writing its bytes.
+  public static let temporaryFileAge: Double = 600
+
+  /// Removes the regular files named `.tmp-*` in `directory` (not below it) that were last modified
+  /// at least `age` seconds before `now`: the temporary names `writeAtomically` leaves when it is
+  /// killed between linking and renaming (issue 21: the served tree must not keep them). For a caller
+  /// holding the run lock; returns how many were removed.
+  @discardableResult
+  public static func removeStaleTemporaries(
+    in directory: String, olderThan age: Double = temporaryFileAge, now: Double = Date().timeIntervalSince1970
+  ) -> Int {
+    guard let stream = opendir(directory) else { return 0 }
+    defer { closedir(stream) }
+    var removed = 0
+    while let entry = readdir(stream) {
+      let name = name(of: entry)
+      guard name.hasPrefix(".tmp-") else { continue }
+      let path = directory + "/" + name
+      var status = stat()
+      guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+        now - Double(status.st_mtim.tv_sec) >= age
+      else { continue }
+      if unlink(path) == 0 { removed += 1 }
+    }
+    return removed
+  }
+
   /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`; Glibc's macro does not import into Swift).
   private static let temporaryFileFlag: Int32 = 0o20_000_000 | O_DIRECTORY
 
@@ -157,7 +185,7 @@ public enum FileSystem {
     return read(descriptor, &extra, 1) == 0 && contents == bytes
   }
 
-  static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }

@@ -1,10 +1,14 @@
 import Testing
 
 @testable import ThumbifyCLI
+@testable import ThumbifyTestSupport
 
 /// Runs one command line in-process and returns what it printed.
-func runCLI(_ arguments: [String], input: [UInt8] = []) async -> (status: Int32, out: String, err: String) {
-  let captured = CapturedConsole(input: input)
+/// Its environment's `XDG_STATE_HOME` is a temporary directory (`TestState`) unless `environment` is given.
+func runCLI(
+  _ arguments: [String], input: [UInt8] = [], environment: [String: String] = TestState.environment
+) async -> (status: Int32, out: String, err: String) {
+  let captured = CapturedConsole(input: input, environment: environment)
   let status = await ThumbifyCommandLine.run(arguments, console: captured.console)
   return (status, captured.standardOutput, captured.standardError)
 }
@@ -44,7 +48,8 @@ struct CommandLineTests {
     #expect(viaHelp.out == viaShort.out)
     #expect(
       viaHelp.out.contains(
-        "USAGE: thumbify thumb <images> ... --out <dir> [--size <WxH>] [--fit <fit>] [--format <format>]\n"))
+        "USAGE: thumbify thumb <images> ... --out <dir> [--state <dir>] [--size <WxH>] [--fit <fit>] [--format <format>]\n"
+      ))
   }
 
   @Test func versionPrintsTheVersion() async {
@@ -60,7 +65,7 @@ struct CommandLineTests {
     #expect(
       result.err == """
         Error: Unknown option '--bogus'
-        Usage: thumbify thumb <images> ... --out <dir> [--size <WxH>] [--fit <fit>] [--format <format>]
+        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--size <WxH>] [--fit <fit>] [--format <format>]
           See 'thumbify thumb --help' for more information.
 
         """)

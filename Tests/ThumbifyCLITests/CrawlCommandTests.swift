@@ -6,7 +6,7 @@ import Testing
 @Suite("thumbify crawl and gc command lines")
 struct CrawlCommandTests {
   static let crawlUsage =
-    "thumbify crawl <urls-file> --out <dir> [--variant <spec> ...] [--max-age <duration>] "
+    "thumbify crawl <urls-file> --out <dir> [--state <dir>] [--variant <spec> ...] [--max-age <duration>] "
     + "[--timeout <seconds>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
     + "[--cacert <file>] [--contact <url>] [--quiet] [--log-format <format>]"
 
@@ -80,7 +80,7 @@ struct CrawlCommandTests {
   @Test func gcUsageAndErrors() async {
     let help = await runCLI(["gc", "--help"])
     #expect(help.status == 0)
-    #expect(help.out.contains("\nUSAGE: thumbify gc <dir> [--grace <duration>] [--quiet]\n"))
+    #expect(help.out.contains("\nUSAGE: thumbify gc <dir> [--state <dir>] [--grace <duration>] [--quiet]\n"))
     let bad = await runCLI(["gc", "out", "--grace", "later"])
     #expect(bad.status == 64)
     #expect(bad.err.hasPrefix("Error: The value 'later' is invalid for '--grace <duration>'\n"))

@@ -3,6 +3,7 @@ import Testing
 import Thumbify
 
 @testable import ThumbifyCLI
+@testable import ThumbifyTestSupport
 
 /// The ways a command line used to damage an output directory (issue 17's urgent defects 3–5).
 @Suite("Command lines that must not damage an output directory")
@@ -32,8 +33,8 @@ struct OutputSafetyTests {
     // Given a running crawl of standard input (its lock held, its spooled list in place)
     let out = try Self.temporaryDirectory("stdin")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let lock = try RunLock(directory: out)
-    let spool = out + "/.thumbify/stdin-urls.txt"
+    let lock = try RunLock(testLayout(out))
+    let spool = testLayout(out).standardInputSpool
     let runningList = "http://127.0.0.1:9/a\nhttp://127.0.0.1:9/b\n"
     try runningList.write(toFile: spool, atomically: true, encoding: .utf8)
 
@@ -138,7 +139,7 @@ struct OutputSafetyTests {
   @Test func thumbRefusesALockedDirectory() async throws {
     let out = try Self.temporaryDirectory("thumblock")
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let lock = try RunLock(directory: out)
+    let lock = try RunLock(testLayout(out))
     let result = await runCLI(["thumb", ThumbCommandTests.photos + "/storm.jpg", "--out", out])
     #expect(result.status == 70)
     #expect(result.err.hasPrefix("Error: Another thumbify run (pid \(getpid())) is using '\(out)'"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbifyCLI
+@testable import ThumbifyTestSupport
 
 @Suite("thumbify thumb")
 struct ThumbCommandTests {
@@ -79,7 +80,7 @@ struct ThumbCommandTests {
   @Test func dashReadsStandardInput() async throws {
     let out = try Self.temporaryDirectory()
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.photos + "/storm.jpg")))
-    let captured = CapturedConsole(input: bytes)
+    let captured = CapturedConsole(input: bytes, environment: TestState.environment)
     let status = await ThumbifyCommandLine.run(
       ["thumb", "-", "--out", out, "--format", "png"], console: captured.console)
     #expect(status == 0)
@@ -101,7 +102,7 @@ struct ThumbCommandTests {
     #expect(
       result.err == """
         Error: \(message)
-        Usage: thumbify thumb <images> ... --out <dir> [--size <WxH>] [--fit <fit>] [--format <format>]
+        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--size <WxH>] [--fit <fit>] [--format <format>]
           See 'thumbify thumb --help' for more information.
 
         """)

@@ -4,8 +4,8 @@ import ThumbifyStore
 
 /// A whole crawl into an output directory: lock, state, resume, crawl, atomic manifest.
 ///
-/// 1. Takes `<out>/.thumbify/lock` (another live run → `StoreError.locked`).
-/// 2. Opens `<out>/.thumbify/state.sqlite` and begins a run — or resumes the last one when it was
+/// 1. Takes `<state>/lock` (another live run → `StoreError.locked`; `OutputLayout`).
+/// 2. Opens `<state>/state.sqlite` and begins a run — or resumes the last one when it was
 ///    killed before finishing with the same variants, skipping the URLs it already finished.
 /// 3. Crawls the list with `Crawler`, saving each record as it is made (group commit,
 ///    `StateStore.GroupCommit.crawl`: a kill loses at most the last batch, which the resumed run redoes).
@@ -44,7 +44,9 @@ public final class CrawlJob: Sendable {
     }
   }
 
-  public let outputDirectory: String
+  /// The output directory and the state directory.
+  public let layout: OutputLayout
+  public var outputDirectory: String { layout.directory }
   let configuration: CrawlConfiguration
   let fetcher: any Fetching
   let extractor: any MetadataExtracting
@@ -84,13 +86,16 @@ public final class CrawlJob: Sendable {
   }
   let robots: PersistentCache?
 
-  /// - Parameter thumbnailer: in production a `Thumbnailer` whose `BlobStore` is rooted at `outputDirectory`.
+  /// - Parameters:
+  ///   - layout: the output directory and the state directory, both explicit (the CLI resolves the
+  ///     default state directory, `OutputLayout.resolving`, and moves an old one, `StateMigration`).
+  ///   - thumbnailer: in production a `Thumbnailer` whose `BlobStore` is rooted at `layout.directory`.
   public init(
-    outputDirectory: String, configuration: CrawlConfiguration, fetcher: any Fetching,
+    layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil
   ) {
     self.robots = robots
-    self.outputDirectory = outputDirectory
+    self.layout = layout
     self.configuration = configuration
     self.fetcher = fetcher
     self.extractor = extractor
@@ -113,7 +118,7 @@ public final class CrawlJob: Sendable {
   public func run(
     list: ListSource, onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {
-    let spool = OutputLayout(outputDirectory).standardInputSpool
+    let spool = layout.standardInputSpool
     // Only the first open spools (a failed spool fails the run, so it is not retried).
     let isSpooled = Atomic(false)
     return try await run(
@@ -145,9 +150,9 @@ public final class CrawlJob: Sendable {
     onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {
     let started = Date()
-    let layout = OutputLayout(outputDirectory)
-    let lock = try RunLock(directory: outputDirectory)
+    let lock = try RunLock(layout)
     defer { withExtendedLifetime(lock) {} }
+    FileSystem.removeStaleTemporaries(in: layout.directory)
     do {
       try FileSystem.makeDirectories(layout.stateDirectory)
       // Group commit: a kill loses at most the last batch (the URLs of the last ~50 ms, done again by

@@ -5,7 +5,7 @@ import Foundation
 /// input, in input order, replaced atomically.
 ///
 /// ```swift
-/// let batch = ThumbnailBatch(output: OutputLayout("out"), variant: ThumbnailVariant(name: "thumb",
+/// let batch = ThumbnailBatch(output: OutputLayout("out", stateDirectory: "state"), variant: ThumbnailVariant(name: "thumb",
 ///                            box: Size(width: 600, height: 315), fit: .contain, format: .webp))
 /// let records = try await batch.run([.file("a.jpg"), .file("b.png")])
 /// ```
@@ -41,14 +41,20 @@ public struct ThumbnailBatch: Sendable {
   /// Thumbnails every input and writes `manifest.jsonl`; a failed input is a record with an `error`.
   ///
   /// It takes the directory's run lock, and refuses a crawl's output directory, whose manifest a
-  /// thumbnail manifest would replace.
+  /// thumbnail manifest would replace: one with a crawl state (in the layout's state directory or the
+  /// old `<out>/.thumbify`) or a `cards/` directory, which only a crawl writes (so a crawl whose state
+  /// was given elsewhere with `--state` is refused too).
   ///
   /// - Throws: `StoreError.locked` when another run uses the directory; `StoreError.io` when it is a
   ///   crawl's, or the blobs directory or the manifest cannot be written.
   public func run(_ inputs: [Input]) async throws(StoreError) -> [ThumbRecord] {
-    let lock = try RunLock(directory: output.directory)
+    let lock = try RunLock(output)
     defer { withExtendedLifetime(lock) {} }
-    guard access(output.stateDatabase, F_OK) != 0 else {
+    let legacyState = OutputLayout(output.directory, stateDirectory: output.legacyStateDirectory)
+    guard
+      access(output.stateDatabase, F_OK) != 0 && access(legacyState.stateDatabase, F_OK) != 0
+        && access(output.cards, F_OK) != 0
+    else {
       throw .io(
         path: output.directory, operation: "write thumbnails into",
         message: "it is a crawl's output directory (its manifest would be replaced); choose another --out")
@@ -79,6 +85,7 @@ public struct ThumbnailBatch: Sendable {
       manifest.append(UInt8(ascii: "\n"))
     }
     ManifestWriter.removeStaleTemporaries(of: output.manifest)
+    FileSystem.removeStaleTemporaries(in: output.directory)
     try FileSystem.writeAtomically(manifest, to: output.manifest)
     return records
   }

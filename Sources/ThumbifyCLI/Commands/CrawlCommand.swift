@@ -23,6 +23,7 @@ enum CrawlCommand: Subcommand {
     arguments: [ArgumentSpec("urls-file", help: "The URL list ('-' reads standard input).")],
     options: [
       .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
+      StateOption.spec,
       .option(
         "variant", value: "spec",
         help:
@@ -120,6 +121,14 @@ enum CrawlCommand: Subcommand {
         return fatal("Cannot read the URL list '\(listPath)': \(message).")
       }
     }
+    let layout: OutputLayout
+    do {
+      layout = try StateOption.layout(
+        arguments, outputDirectory: options.outputDirectory, console: console, isQuiet: options.isQuiet,
+        isJSON: options.logFormat == .json)
+    } catch {
+      return fatal(error.description)
+    }
     let components: Production
     do {
       components = try Production(options: options)
@@ -131,7 +140,7 @@ enum CrawlCommand: Subcommand {
     let progress = CrawlProgress(
       console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
     let job = CrawlJob(
-      outputDirectory: options.outputDirectory, configuration: options.configuration,
+      layout: layout, configuration: options.configuration,
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
       robots: components.robots)
     let summary: CrawlJob.Summary
@@ -149,8 +158,7 @@ enum CrawlCommand: Subcommand {
     }
     progress.finish()
     if !options.isQuiet {
-      let manifest = OutputLayout(options.outputDirectory).manifest
-      console.print(progress.summary(summary, written: components.store.written, manifest: manifest))
+      console.print(progress.summary(summary, written: components.store.written, manifest: layout.manifest))
     }
     return summary.isAllGood ? ExitCode.success : ExitCode.someFailed
   }

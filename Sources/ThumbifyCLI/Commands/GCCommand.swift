@@ -11,10 +11,12 @@ enum GCCommand: Subcommand {
     discussion: """
       Deletes files under <dir>/blobs that neither manifest.jsonl nor the crawl state \
       references and that are older than the grace period; a referenced blob is never \
-      deleted. Refuses to run while a crawl holds the directory (exit 70).
+      deleted. Refuses to run while a crawl holds the directory (exit 70), and when <dir> \
+      is a crawl's (it has cards/) but its state is not found: give the crawl's --state.
       """,
     arguments: [ArgumentSpec("dir", help: "A crawl's output directory.")],
     options: [
+      StateOption.spec,
       .option(
         "grace", value: "duration", help: "Keep unreferenced blobs younger than this (e.g. 1d, 12h, 0).",
         default: "1d"),
@@ -28,22 +30,41 @@ enum GCCommand: Subcommand {
       throw UsageError("The value '\(graceText)' is invalid for '--grace <duration>'")
     }
     let directory = arguments.positionals[0]
+    let isQuiet = arguments.flag("quiet")
+    let layout: OutputLayout
+    do {
+      layout = try StateOption.layout(
+        arguments, outputDirectory: directory, console: console, isQuiet: isQuiet)
+    } catch {
+      console.printError("Error: \(error.description)")
+      return ExitCode.fatal
+    }
     guard
-      FileManager.default.fileExists(atPath: OutputLayout(directory).manifest)
-        || FileManager.default.fileExists(atPath: OutputLayout(directory).stateDatabase)
+      FileManager.default.fileExists(atPath: layout.manifest)
+        || FileManager.default.fileExists(atPath: layout.stateDatabase)
     else {
       console.printError(
         "Error: '\(directory)' is not a crawl output directory (no manifest.jsonl or state).")
       return ExitCode.fatal
     }
+    // A crawl's state references blobs the manifest does not (stale fallbacks, cached thumbnails):
+    // collecting without it, because --state was given to the crawl and not here, would delete them.
+    if FileManager.default.fileExists(atPath: layout.cards)
+      && !FileManager.default.fileExists(atPath: layout.stateDatabase)
+    {
+      console.printError(
+        "Error: '\(directory)' is a crawl's output directory, but its state is not in "
+          + "'\(layout.stateDirectory)'; give the crawl's --state <dir>.")
+      return ExitCode.fatal
+    }
     let report: GarbageCollector.Report
     do {
-      report = try GarbageCollector(outputDirectory: directory, grace: grace).collect()
+      report = try GarbageCollector(layout: layout, grace: grace).collect()
     } catch {
       console.printError("Error: \(error.description)")
       return ExitCode.fatal
     }
-    if !arguments.flag("quiet") {
+    if !isQuiet {
       console.print(
         "Removed \(report.removed) unreferenced \(report.removed == 1 ? "blob" : "blobs") "
           + "(\(CrawlProgress.bytes(report.removedBytes))); kept \(report.kept) referenced "

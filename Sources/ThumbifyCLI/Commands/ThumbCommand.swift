@@ -19,6 +19,7 @@ enum ThumbCommand: Subcommand {
     ],
     options: [
       .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
+      StateOption.spec,
       .option("size", value: "WxH", help: "The box thumbnails fit into.", default: "600x315"),
       .option(
         "fit", value: "fit", help: "contain (fit inside) or cover (fill and crop).", default: "contain"),
@@ -31,7 +32,16 @@ enum ThumbCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let variant = try variant(from: arguments)
-    let output = OutputLayout(arguments.value("out") ?? ".")
+    let output: OutputLayout
+    do {
+      // The run lock is in the state directory: a thumb run and a crawl of one directory exclude
+      // each other only when they name the same state.
+      output = try StateOption.layout(
+        arguments, outputDirectory: arguments.value("out") ?? ".", console: console, isQuiet: false)
+    } catch {
+      console.printError("Error: \(error)")
+      return ExitCode.fatal
+    }
     let sources = arguments.positionals
     let standardInput = sources.contains("-") ? console.readStandardInput() : []
     let inputs = sources.map { $0 == "-" ? ThumbnailBatch.Input.bytes(source: $0, standardInput) : .file($0) }

@@ -18,12 +18,14 @@ public struct GarbageCollector: Sendable {
     public var keptYoung = 0
   }
 
-  public var outputDirectory: String
+  /// The output directory and the state directory whose references keep blobs.
+  public var layout: OutputLayout
+  public var outputDirectory: String { layout.directory }
   /// Seconds an unreferenced blob is kept after its last modification.
   public var grace: Double
 
-  public init(outputDirectory: String, grace: Double = 86_400) {
-    self.outputDirectory = outputDirectory
+  public init(layout: OutputLayout, grace: Double = 86_400) {
+    self.layout = layout
     self.grace = grace
   }
 
@@ -32,10 +34,10 @@ public struct GarbageCollector: Sendable {
   /// - Throws: `StoreError.locked` when a crawl holds the directory; `.database`/`.io` when the
   ///   manifest or state cannot be read.
   public func collect(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Report {
-    let lock = try RunLock(directory: outputDirectory)
+    let lock = try RunLock(layout)
     defer { withExtendedLifetime(lock) {} }
-    let layout = OutputLayout(outputDirectory)
     ManifestWriter.removeStaleTemporaries(of: layout.manifest)
+    FileSystem.removeStaleTemporaries(in: layout.directory)
     var referenced: Set<String> = []
     try readManifestReferences(into: &referenced)
     let statePath = layout.stateDatabase
@@ -60,7 +62,7 @@ public struct GarbageCollector: Sendable {
   }
 
   private func readManifestReferences(into referenced: inout Set<String>) throws(StoreError) {
-    let path = OutputLayout(outputDirectory).manifest
+    let path = layout.manifest
     guard access(path, F_OK) == 0 else { return }
     do {
       try ManifestReader(directory: outputDirectory).readRecords { record in

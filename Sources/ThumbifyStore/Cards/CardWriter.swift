@@ -25,7 +25,7 @@ public struct CardWriter: Sendable {
   }
 
   /// `<outputDirectory>/cards`
-  public var cardsDirectory: String { OutputLayout(outputDirectory).cards }
+  public var cardsDirectory: String { OutputLayout.cards(in: outputDirectory) }
 
   /// What one run of the writer did.
   public struct Summary: Sendable, Equatable {

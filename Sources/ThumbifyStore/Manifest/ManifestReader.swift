@@ -13,7 +13,7 @@ public struct ManifestReader: Sendable {
   ///
   /// - Throws: `StoreError.io` when the file does not exist or is not readable.
   public init(directory: String) throws(StoreError) {
-    path = OutputLayout(directory).manifest
+    path = OutputLayout.manifest(in: directory)
     guard access(path, R_OK) == 0 else {
       throw .io(path: path, operation: "read the manifest", message: SystemCall.message(errno))
     }

@@ -19,7 +19,7 @@ struct GarbageCollectorTests {
     fetcher.serve("http://site.test/a", "image: http://site.test/a.jpg")
     fetcher.serve("http://site.test/a.jpg", bytes: Array("a".utf8))
     let job = CrawlJob(
-      outputDirectory: directory, configuration: CrawlConfiguration(), fetcher: fetcher,
+      layout: testLayout(directory), configuration: CrawlConfiguration(), fetcher: fetcher,
       extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
     _ = try await job.run(openList: { URLListReader(bytes: Array("http://site.test/a\n".utf8)) })
     let referenced = blobFiles(directory)
@@ -39,7 +39,7 @@ struct GarbageCollectorTests {
         [.modificationDate: hourAgo], ofItemAtPath: directory + "/" + path)
     }
     // When gc runs with a 10-minute grace period
-    let report = try GarbageCollector(outputDirectory: directory, grace: 600).collect()
+    let report = try GarbageCollector(layout: testLayout(directory), grace: 600).collect()
     // Then only the old orphan and the temp file are gone
     #expect(report.removed == 2)
     #expect(report.kept == 2)
@@ -51,9 +51,9 @@ struct GarbageCollectorTests {
   @Test func refusesWhileACrawlHoldsTheDirectory() throws {
     let directory = makeTemporaryDirectory("gc")
     defer { removeDirectory(directory) }
-    let lock = try RunLock(directory: directory)
+    let lock = try RunLock(testLayout(directory))
     #expect(throws: StoreError.locked(directory: directory, pid: getpid())) {
-      try GarbageCollector(outputDirectory: directory).collect()
+      try GarbageCollector(layout: testLayout(directory)).collect()
     }
     withExtendedLifetime(lock) {}
   }
@@ -69,7 +69,7 @@ struct GarbageCollectorTests {
       atPath: directory + "/manifest.jsonl", contents: Data("{\"schema\": 1, \"url\": \n".utf8))
     // When gc runs, then it refuses, and the blob is still there
     #expect(throws: StoreError.self) {
-      try GarbageCollector(outputDirectory: directory, grace: 0).collect()
+      try GarbageCollector(layout: testLayout(directory), grace: 0).collect()
     }
     #expect(blobFiles(directory) == [blob.path])
   }
@@ -80,7 +80,7 @@ struct GarbageCollectorTests {
     let manifest = directory + "/manifest.jsonl"
     _ = FileManager.default.createFile(atPath: manifest, contents: Data("{\"schema\": 1, \"url\": \n".utf8))
     let error = #expect(throws: StoreError.self) {
-      try GarbageCollector(outputDirectory: directory, grace: 0).collect()
+      try GarbageCollector(layout: testLayout(directory), grace: 0).collect()
     }
     // The reader's own error, not wrapped in a second "Could not read '…':".
     #expect(error?.code == "malformedManifest")

@@ -212,7 +212,7 @@ struct GroupCommitTests {
     fetcher.stub.serve("http://site.test/a", "title: A")
     fetcher.stub.serve("http://site.test/slow", "title: Slow")
     let job = CrawlJob(
-      outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
+      layout: testLayout(directory), configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
       extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
     let finished = Mutex<Set<String>>([])
     let run = Task {
@@ -235,7 +235,7 @@ struct GroupCommitTests {
     }
     try #require(finished.withLock { $0.contains("http://site.test/a") })
     // then its record is committed while the crawl still waits (another connection sees it),
-    let statePath = OutputLayout(directory).stateDatabase
+    let statePath = testLayout(directory).stateDatabase
     deadline = Date().addingTimeInterval(300)
     var seen = try committedPages(in: statePath)
     while seen < 1, Date() < deadline {

@@ -37,13 +37,17 @@ struct SystemCallTests {
 
   @Test func theLayoutNamesEveryPathOnceWhateverTheTrailingSlash() {
     for spelling in ["out", "out/", "out//"] {
-      let layout = OutputLayout(spelling)
+      let layout = OutputLayout(spelling, stateDirectory: "state" + spelling.dropFirst(3))
       #expect(layout.manifest == "out/manifest.jsonl")
-      #expect(layout.stateDatabase == "out/.thumbify/state.sqlite")
-      #expect(layout.lock == "out/.thumbify/lock")
+      #expect(layout.stateDatabase == "state/state.sqlite")
+      #expect(layout.lock == "state/lock")
+      #expect(layout.standardInputSpool == "state/stdin-urls.txt")
+      #expect(layout.decodeJournal == "state/decodes.journal")
       #expect(layout.cards == "out/cards")
       #expect(layout.blobs == "out/blobs")
+      #expect(layout.legacyStateDirectory == "out/.thumbify")
+      #expect(OutputLayout.manifest(in: spelling) == "out/manifest.jsonl")
     }
-    #expect(OutputLayout("/").manifest == "/manifest.jsonl")
+    #expect(OutputLayout("/", stateDirectory: "/state").manifest == "/manifest.jsonl")
   }
 }

@@ -14,7 +14,9 @@ func makeTemporaryDirectory(_ name: String = "crawl") -> String {
   return path
 }
 
+/// Removes `path` and, when it was an output directory, its state directory (`testLayout`).
 func removeDirectory(_ path: String) {
+  try? FileManager.default.removeItem(atPath: testLayout(path).stateDirectory)
   try? FileManager.default.removeItem(atPath: path)
 }
 

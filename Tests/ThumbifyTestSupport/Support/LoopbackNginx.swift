@@ -23,6 +23,8 @@ final class LoopbackNginx: @unchecked Sendable {
     var https = false
     /// HTTP/2 over TLS (`listen … ssl http2`); implies `https`.
     var http2 = false
+    /// More directives for the `server` block (`location`s of a configuration under test).
+    var serverDirectives = ""
   }
 
   let port: Int
@@ -82,6 +84,7 @@ final class LoopbackNginx: @unchecked Sendable {
           listen \(listen);
           \(tls)
           root \(self.docroot.path);
+          \(options.serverDirectives)
         }
       }
       """

@@ -45,13 +45,9 @@ final class CrawlCrashLoopTests {
 
   /// Runs the binary with the crash hook on `doomed`; returns its status and what it printed.
   func crawl(_ out: String, extra: [String] = []) async throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
-    process.arguments =
-      ["crawl", listPath, "--out", out, "--allow-private-network", "--ignore-robots"] + extra
-    var environment = ProcessInfo.processInfo.environment
-    environment["THUMBIFY_TEST_CRASH_ON_IMAGE"] = "doomed"
-    process.environment = environment
+    let process = thumbifyProcess(
+      ["crawl", listPath, "--out", out, "--allow-private-network", "--ignore-robots"] + extra,
+      environment: ["THUMBIFY_TEST_CRASH_ON_IMAGE": "doomed"])
     let log = out + ".log"
     _ = FileManager.default.createFile(atPath: log, contents: nil)
     process.standardOutput = FileHandle(forWritingAtPath: log)
@@ -65,7 +61,7 @@ final class CrawlCrashLoopTests {
     let first = try await crawl(out)
     #expect(first.status == SIGILL, "the hook's trap kills the run: \(first.output.suffix(500))")
     #expect(!FileManager.default.fileExists(atPath: out + "/manifest.jsonl"))
-    let journal = try String(contentsOfFile: out + "/.thumbify/decodes.journal", encoding: .utf8)
+    let journal = try String(contentsOfFile: testLayout(out).decodeJournal, encoding: .utf8)
     #expect(journal.contains("crash "), "the fatal signal's handler left its line: \(journal)")
 
     let second = try await crawl(out)

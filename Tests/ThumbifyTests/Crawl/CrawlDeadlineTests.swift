@@ -27,11 +27,9 @@ struct CrawlDeadlineTests {
 
     // When the real binary crawls it with --timeout 2 (a process of its own: a crawl in the test
     // process waits for cooperative threads that CPU-bound tests hold for seconds, 9 s in all once)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
-    process.arguments = [
+    let process = thumbifyProcess([
       "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet", "--timeout", "2",
-    ]
+    ])
     process.standardError = FileHandle.nullDevice
     let start = ContinuousClock.now
     let status = try await ChildProcess.run(process)

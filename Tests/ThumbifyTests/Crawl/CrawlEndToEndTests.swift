@@ -46,9 +46,7 @@ final class CrawlEndToEndTests {
 
   /// Runs the binary to completion; its output goes through files, read once it exited.
   func thumbify(_ arguments: [String]) async throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
-    process.arguments = arguments
+    let process = thumbifyProcess(arguments)
     let stdout = site + "/stdout"
     let stderr = site + "/stderr"
     for path in [stdout, stderr] { #expect(FileManager.default.createFile(atPath: path, contents: nil)) }
@@ -146,7 +144,7 @@ final class CrawlEndToEndTests {
   }
 
   @Test func aSecondRunIsRefusedAndAStaleLockIsRecovered() async throws {
-    let lock = try RunLock(directory: out)
+    let lock = try RunLock(testLayout(out))
     let refused = try await crawl()
     #expect(refused.status == 70)
     #expect(
@@ -155,7 +153,7 @@ final class CrawlEndToEndTests {
     withExtendedLifetime(lock) {}
     _ = consume lock
     // A lock file left by a dead process does not block.
-    try "999999\n".write(toFile: out + "/.thumbify/lock", atomically: true, encoding: .utf8)
+    try "999999\n".write(toFile: testLayout(out).lock, atomically: true, encoding: .utf8)
     let run = try await crawl()
     #expect(run.status == 1)
     #expect(try readManifest(out).count == 16)

@@ -30,7 +30,7 @@ struct CrawlImagingTests {
     fetcher.serve("http://site.test/storm.jpg", bytes: [UInt8](storm))
     fetcher.serve("http://site.test/flower.png", bytes: [UInt8](flower))
     let job = CrawlJob(
-      outputDirectory: directory, configuration: CrawlConfiguration(), fetcher: fetcher,
+      layout: testLayout(directory), configuration: CrawlConfiguration(), fetcher: fetcher,
       extractor: StubExtractor(),
       thumbnailer: Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: directory)))
     _ = try await job.run(openList: {

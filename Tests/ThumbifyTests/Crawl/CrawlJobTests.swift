@@ -33,7 +33,8 @@ struct CrawlJobTests {
   {
     let thumbnailer = StubThumbnailer(root: directory)
     let job = CrawlJob(
-      outputDirectory: directory, configuration: configuration, fetcher: fetcher, extractor: StubExtractor(),
+      layout: testLayout(directory), configuration: configuration, fetcher: fetcher,
+      extractor: StubExtractor(),
       thumbnailer: thumbnailer)
     let summary = try await job.run(openList: { URLListReader(bytes: Array(list.utf8)) })
     return (summary, try readManifest(directory), thumbnailer)
@@ -203,7 +204,7 @@ struct CrawlJobTests {
   @Test func anInterruptedRunIsResumedWithoutRedoingFinishedURLs() async throws {
     defer { removeDirectory(directory) }
     // Given a run that finished two URLs and then died before writing its manifest
-    let state = try StateStore(path: OutputLayout(directory).stateDatabase)
+    let state = try StateStore(path: testLayout(directory).stateDatabase)
     let run = try state.beginRun(options: ThumbnailVariant.crawlDefaults.cacheKey)
     let crawler = Crawler(
       configuration: CrawlConfiguration(), fetcher: fetcher, extractor: StubExtractor(),
@@ -230,7 +231,7 @@ struct CrawlJobTests {
 
   @Test func aSecondRunOnTheSameDirectoryIsRefused() async throws {
     defer { removeDirectory(directory) }
-    let lock = try RunLock(directory: directory)
+    let lock = try RunLock(testLayout(directory))
     await #expect {
       _ = try await crawl(Self.list)
     } throws: { error in

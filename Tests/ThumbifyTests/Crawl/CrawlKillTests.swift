@@ -56,9 +56,7 @@ final class CrawlKillTests {
 
   /// Starts the binary; its stderr goes to `<out>.log`.
   func start(_ out: String) throws -> ChildProcess {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
-    process.arguments = arguments(out)
+    let process = thumbifyProcess(arguments(out))
     process.standardOutput = FileHandle.nullDevice
     _ = FileManager.default.createFile(atPath: out + ".log", contents: nil)
     process.standardError = FileHandle(forWritingAtPath: out + ".log")

@@ -24,7 +24,7 @@ struct CrawlCardsTests {
 
   func crawl(_ list: String) async throws -> [CrawlRecord] {
     let job = CrawlJob(
-      outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
+      layout: testLayout(directory), configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
       extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
     _ = try await job.run(openList: { URLListReader(bytes: Array(list.utf8)) })
     return try readManifest(directory)

@@ -59,7 +59,7 @@ extension ChromiumTests {
 
       let directory = try FrontendFixtures.temporaryDirectory()
       let job = CrawlJob(
-        outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 3),
+        layout: testLayout(directory), configuration: CrawlConfiguration(concurrency: 3),
         fetcher: try makeTestFetcher(), extractor: MetadataExtractor(),
         thumbnailer: Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: directory)))
       _ = try await job.run(openList: { URLListReader(bytes: Array(list.utf8)) })

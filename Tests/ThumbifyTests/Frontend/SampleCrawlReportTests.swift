@@ -38,7 +38,7 @@ extension ChromiumTests {
       let directory = try FrontendFixtures.temporaryDirectory() + "/demo"
       let thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: directory))
       let job = CrawlJob(
-        outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 4),
+        layout: testLayout(directory), configuration: CrawlConfiguration(concurrency: 4),
         fetcher: try makeTestFetcher(), extractor: MetadataExtractor(), thumbnailer: thumbnailer)
       let summary = try await job.run(openList: { URLListReader(bytes: Array(list.utf8)) })
       let records = try readManifest(directory)

@@ -79,7 +79,7 @@ struct NetworkBudgetTests {
     let directory = makeTemporaryDirectory("budget")
     defer { removeDirectory(directory) }
     let job = CrawlJob(
-      outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 1, timeout: timeout),
+      layout: testLayout(directory), configuration: CrawlConfiguration(concurrency: 1, timeout: timeout),
       fetcher: fetcher, extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
     _ = try await job.run(openList: { URLListReader(bytes: Array((page + "\n").utf8)) })
     return try #require(try readManifest(directory).first)
