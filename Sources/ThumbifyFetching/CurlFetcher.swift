@@ -105,7 +105,7 @@ public final class CurlFetcher: Fetching {
       }
       current = FetchRequest(
         url: next, kind: request.kind, etag: request.etag, lastModified: request.lastModified,
-        timeout: request.timeout)
+        timeout: request.timeout, priority: request.priority)
     }
   }
 

@@ -170,7 +170,7 @@ final class CurlMultiLoop: @unchecked Sendable {
   private func handle(_ command: Command) {
     switch command {
     case .add(let transfer):
-      queue.enqueue(transfer, host: transfer.host)
+      queue.enqueue(transfer, host: transfer.host, priority: transfer.request.priority)
     case .cancel(let transfer):
       if let easy = transfer.easy, active.removeValue(forKey: easy.raw) != nil {
         curl_multi_remove_handle(multi, easy.raw)

@@ -4,17 +4,71 @@
 /// the host's minimum delay since its previous start has passed, so curl's timeouts measure
 /// the transfer and never the wait. Hosts take turns (round robin).
 ///
-/// - Complexity: `popReady` is O(hosts with waiting work + started transfers).
+/// Within a host, items start by `priority` (lower first), and items of equal priority in the
+/// order they were queued. The crawler gives a page's fetch and its images the page's list
+/// position, so a host's pages go out in list order and the images of a started page go before
+/// pages not yet started (a page waiting on its favicon behind every other page of its host
+/// would finish last, and an interrupted crawl would have finished nothing).
+///
+/// - Complexity: `enqueue` is O(log n) in the host's waiting items (O(1) when they come in
+///   order), `popReady` O(hosts with waiting work + started transfers × log n).
 struct HostQueue<Item> {
-  /// One host's waiting items and counters.
+  /// A waiting item and its place: `priority`, then the order it was queued in.
+  private struct Waiting {
+    var priority: Int
+    var sequence: UInt64
+    var item: Item
+
+    func precedes(_ other: Waiting) -> Bool {
+      priority != other.priority ? priority < other.priority : sequence < other.sequence
+    }
+  }
+
+  /// One host's waiting items (a binary min-heap by `Waiting.precedes`) and counters.
   private struct Host {
-    var pending: [Item?] = []
-    var head = 0
+    var pending: [Waiting] = []
     var active = 0
     var delay: Duration = .zero
     var nextStart: ContinuousClock.Instant?
 
-    var pendingCount: Int { pending.count - head }
+    var pendingCount: Int { pending.count }
+
+    mutating func push(_ waiting: Waiting) {
+      pending.append(waiting)
+      var child = pending.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard pending[child].precedes(pending[parent]) else { break }
+        pending.swapAt(child, parent)
+        child = parent
+      }
+    }
+
+    /// Removes and returns the item at `index` of the heap.
+    mutating func remove(at index: Int) -> Item {
+      pending.swapAt(index, pending.count - 1)
+      let removed = pending.removeLast()
+      guard index < pending.count else { return removed.item }
+      // The moved item may belong above or below its new place.
+      var child = index
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard pending[child].precedes(pending[parent]) else { break }
+        pending.swapAt(child, parent)
+        child = parent
+      }
+      var parent = child
+      while true {
+        let left = 2 * parent + 1
+        guard left < pending.count else { break }
+        let right = left + 1
+        let first = right < pending.count && pending[right].precedes(pending[left]) ? right : left
+        guard pending[first].precedes(pending[parent]) else { break }
+        pending.swapAt(first, parent)
+        parent = first
+      }
+      return removed.item
+    }
   }
 
   let globalLimit: Int
@@ -24,6 +78,7 @@ struct HostQueue<Item> {
   /// Hosts with pending items, in turn order.
   private var waiting: [String] = []
   private(set) var activeCount = 0
+  private var nextSequence: UInt64 = 0
 
   init(globalLimit: Int, perHostLimit: Int, defaultDelay: Duration) {
     self.globalLimit = max(1, globalLimit)
@@ -34,10 +89,12 @@ struct HostQueue<Item> {
   /// Items waiting over all hosts.
   var pendingCount: Int { hosts.values.reduce(0) { $0 + $1.pendingCount } }
 
-  /// Queues `item` behind `host`'s other waiting items.
-  mutating func enqueue(_ item: Item, host: String) {
+  /// Queues `item` behind `host`'s waiting items of a lower or the same `priority`.
+  mutating func enqueue(_ item: Item, host: String, priority: Int = 0) {
+    let queued = Waiting(priority: priority, sequence: nextSequence, item: item)
+    nextSequence += 1
     let wasIdle = withHost(host) { entry in
-      entry.pending.append(item)
+      entry.push(queued)
       return entry.pendingCount == 1
     }
     if wasIdle { waiting.append(host) }
@@ -52,10 +109,8 @@ struct HostQueue<Item> {
   mutating func removePending(host: String, where predicate: (Item) -> Bool) -> Bool {
     guard hosts[host] != nil else { return false }
     let (removed, isEmpty) = withHost(host) { entry -> (Bool, Bool) in
-      guard let index = entry.pending[entry.head...].firstIndex(where: { $0.map(predicate) ?? false })
-      else { return (false, false) }
-      entry.pending[index] = nil
-      Self.compact(&entry)
+      guard let index = entry.pending.firstIndex(where: { predicate($0.item) }) else { return (false, false) }
+      _ = entry.remove(at: index)
       return (true, entry.pendingCount == 0)
     }
     if isEmpty { waiting.removeAll { $0 == host } }
@@ -78,11 +133,7 @@ struct HostQueue<Item> {
       let pendingLeft = withHost(host) { entry -> Int in
         while entry.active < perHostLimit && active < globalLimit && entry.pendingCount > 0 {
           if let nextStart = entry.nextStart, nextStart > now { break }
-          let item = entry.pending[entry.head]
-          entry.pending[entry.head] = nil
-          entry.head += 1
-          Self.compact(&entry)
-          guard let item else { continue }
+          let item = entry.remove(at: 0)
           entry.active += 1
           active += 1
           if entry.delay > .zero { entry.nextStart = now + entry.delay }
@@ -157,20 +208,11 @@ struct HostQueue<Item> {
     var items: [Item] = []
     for host in Array(hosts.keys) {
       withHost(host) { entry in
-        items += entry.pending[entry.head...].compactMap { $0 }
+        items += entry.pending.map(\.item)
         entry.pending = []
-        entry.head = 0
       }
     }
     waiting = []
     return items
-  }
-
-  private static func compact(_ entry: inout Host) {
-    while entry.head < entry.pending.count && entry.pending[entry.head] == nil { entry.head += 1 }
-    if entry.head > 64 && entry.head * 2 > entry.pending.count {
-      entry.pending.removeFirst(entry.head)
-      entry.head = 0
-    }
   }
 }

@@ -87,7 +87,8 @@ public final class RobotsCache: Sendable {
 
   private func load(origin: String, seed: Entry?, fetch: Fetch) async -> Resolved {
     let request = FetchRequest(
-      url: "\(origin)/robots.txt", kind: .robots, etag: seed?.etag, lastModified: seed?.lastModified)
+      url: "\(origin)/robots.txt", kind: .robots, etag: seed?.etag, lastModified: seed?.lastModified,
+      priority: .min)  // every page of the origin waits for it
     let resolved: Resolved
     switch await fetch(request) {
     case .success(let response) where response.isNotModified:
