@@ -30,8 +30,13 @@ struct HostQueue<Item> {
     var active = 0
     var delay: Duration = .zero
     var nextStart: ContinuousClock.Instant?
+    /// Holds (`hold(host:)`) not yet released: only `Int.min` items (robots.txt) may start meanwhile.
+    var holds = 0
 
     var pendingCount: Int { pending.count }
+
+    /// Whether the first waiting item may start as far as holds go.
+    var isHeadHeld: Bool { holds > 0 && (pending.first.map { $0.priority != .min } ?? false) }
 
     mutating func push(_ waiting: Waiting) {
       pending.append(waiting)
@@ -133,6 +138,7 @@ struct HostQueue<Item> {
       let pendingLeft = withHost(host) { entry -> Int in
         while entry.active < perHostLimit && active < globalLimit && entry.pendingCount > 0 {
           if let nextStart = entry.nextStart, nextStart > now { break }
+          if entry.isHeadHeld { break }
           let item = entry.remove(at: 0)
           entry.active += 1
           active += 1
@@ -162,7 +168,7 @@ struct HostQueue<Item> {
     let isIdle = withHost(host) { entry -> Bool in
       entry.active = max(0, entry.active - 1)
       return entry.active == 0 && entry.pendingCount == 0 && entry.delay == defaultDelay
-        && entry.nextStart == nil
+        && entry.nextStart == nil && entry.holds == 0
     }
     if isIdle { hosts[host] = nil }
   }
@@ -171,6 +177,20 @@ struct HostQueue<Item> {
   mutating func setDelay(_ delay: Duration, host: String) {
     let defaultDelay = defaultDelay
     withHost(host) { $0.delay = max(delay, defaultDelay) }
+  }
+
+  /// Keeps `host`'s items other than `Int.min` ones waiting until as many `release(host:)` calls.
+  ///
+  /// The pages of an origin wait for its robots.txt together and are woken in no particular order;
+  /// the fetcher holds the host until each of them is queued, so they start in priority (list) order.
+  mutating func hold(host: String) {
+    withHost(host) { $0.holds += 1 }
+  }
+
+  /// Ends one `hold(host:)`.
+  mutating func release(host: String) {
+    guard hosts[host] != nil else { return }
+    withHost(host) { $0.holds = max(0, $0.holds - 1) }
   }
 
   /// Keeps `host` from starting anything before `instant` (`Retry-After`).
@@ -183,7 +203,8 @@ struct HostQueue<Item> {
     guard activeCount < globalLimit else { return nil }
     var soonest: Duration?
     for host in waiting {
-      guard let entry = hosts[host], entry.active < perHostLimit, entry.pendingCount > 0 else { continue }
+      guard let entry = hosts[host], entry.active < perHostLimit, entry.pendingCount > 0, !entry.isHeadHeld
+      else { continue }
       let wait = entry.nextStart.map { max(.zero, $0 - now) } ?? .zero
       soonest = min(soonest ?? wait, wait)
     }
@@ -195,7 +216,7 @@ struct HostQueue<Item> {
   mutating func sweep(now: ContinuousClock.Instant) {
     let defaultDelay = defaultDelay
     hosts = hosts.filter { _, entry in
-      entry.active > 0 || entry.pendingCount > 0 || entry.delay != defaultDelay
+      entry.active > 0 || entry.pendingCount > 0 || entry.delay != defaultDelay || entry.holds > 0
         || (entry.nextStart.map { $0 > now } ?? false)
     }
   }

@@ -40,6 +40,30 @@ struct HostQueueTests {
     #expect(started == [0, 10, 11, 20, 30, 31, 40, 60, 70, 80, 90])
   }
 
+  /// While robots.txt is fetched its waiters queue in any order; a held host starts only robots.txt
+  /// (`Int.min`), and after the last release the others in priority order.
+  @Test func aHeldHostStartsOnlyRobotsUntilReleased() {
+    var queue = HostQueue<Int>(globalLimit: 100, perHostLimit: 1, defaultDelay: .zero)
+    queue.hold(host: "a")
+    queue.hold(host: "a")
+    queue.enqueue(0, host: "a", priority: .min)
+    let now = ContinuousClock.now
+    #expect(queue.popReady(now: now).map(\.item) == [0])
+    queue.finish(host: "a")
+    for i in [3, 1, 2] { queue.enqueue(i, host: "a", priority: i) }
+    #expect(queue.popReady(now: now).isEmpty)
+    #expect(queue.timeUntilNextStart(now: now) == nil)  // the loop does not spin on a held host
+    queue.release(host: "a")
+    #expect(queue.popReady(now: now).isEmpty)
+    queue.release(host: "a")
+    var started: [Int] = []
+    while let next = queue.popReady(now: now).first {
+      started.append(next.item)
+      queue.finish(host: next.host)
+    }
+    #expect(started == [1, 2, 3])
+  }
+
   @Test func respectsGlobalAndPerHostLimits() {
     var queue = HostQueue<Int>(globalLimit: 3, perHostLimit: 2, defaultDelay: .zero)
     for i in 0..<5 { queue.enqueue(i, host: "a") }
