@@ -23,6 +23,8 @@ final class LoopbackNginx: @unchecked Sendable {
     var https = false
     /// HTTP/2 over TLS (`listen … ssl http2`); implies `https`.
     var http2 = false
+    /// nginx's `limit_rate` for every response (e.g. `100k`: bytes per second), to make pages slow.
+    var limitRate: String?
   }
 
   let port: Int
@@ -78,6 +80,7 @@ final class LoopbackNginx: @unchecked Sendable {
         gzip \(options.gzip ? "on" : "off");
         gzip_types text/plain;
         gzip_min_length 0;
+        \(options.limitRate.map { "limit_rate \($0);" } ?? "")
         server {
           listen \(listen);
           \(tls)
