@@ -21,6 +21,8 @@ final class CrawlProgress: Sendable {
   private let total: Int?
   private let started = Date()
   private let state = Mutex(State())
+  /// Redraws the bar while no URL finishes (the first ones of a slow host can take seconds).
+  private let timer = Mutex<(any DispatchSourceTimer)?>(nil)
 
   init(console: Console, format: LogFormat, isQuiet: Bool, total: Int?) {
     self.console = console
@@ -28,6 +30,41 @@ final class CrawlProgress: Sendable {
     self.isQuiet = isQuiet
     self.showsBar = console.isErrorTerminal && !isQuiet && format == .text
     self.total = total
+  }
+
+  /// Draws the bar at once (`0/N`) and then every half second until `finish()`, events or not: a
+  /// terminal showed nothing until the first URL finished, which on one host with a missing favicon
+  /// was the end of the crawl (issue 21).
+  func start() {
+    guard showsBar else { return }
+    redraw()
+    timer.withLock { timer in
+      let source = DispatchSource.makeTimerSource(queue: .global())
+      source.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
+      source.setEventHandler { [weak self] in self?.redraw() }
+      source.resume()
+      timer = source
+    }
+  }
+
+  private func redraw() {
+    let bar = state.withLock { state -> String in
+      let now = Date().timeIntervalSince(started)
+      state.lastDraw = now
+      state.isBarDrawn = true
+      return render(state, elapsed: now)
+    }
+    console.writeError(raw: "\r\u{1B}[2K" + bar)
+  }
+
+  /// Prints a line about the run itself (a stop asked for by a signal) above the bar.
+  func note(_ message: String) {
+    guard !isQuiet else { return }
+    let line =
+      format == .json
+      ? Self.json(["event": "stopping", "message": message]) ?? "{}"
+      : Console.escapingControls(message)
+    console.writeError(raw: showsBar ? "\r\u{1B}[2K" + line + "\n" : line + "\n")
   }
 
   /// Counts one event, logs it when it is a problem, and redraws the bar at most ten times a second.
@@ -62,6 +99,7 @@ final class CrawlProgress: Sendable {
 
   /// Erases the bar before the summary.
   func finish() {
+    timer.withLock { $0.take() }?.cancel()
     let wasDrawn = state.withLock { $0.isBarDrawn }
     if wasDrawn { console.writeError(raw: "\r\u{1B}[2K") }
   }
@@ -112,12 +150,19 @@ final class CrawlProgress: Sendable {
         "duplicates": summary.duplicates, "imageFailures": summary.imageFailures, "newBlobs": written.blobs,
         "bytesWritten": written.bytes, "seconds": (summary.seconds * 1000).rounded() / 1000,
         "resumed": summary.isResumed, "manifest": manifest, "crashedDecoder": summary.crashedDecoderSkips,
+        "reused": summary.reused, "interrupted": summary.isInterrupted,
+        "keptFromEarlierRuns": summary.keptFromEarlierRuns,
       ]) ?? "{}"
     case .text:
-      let rate = summary.seconds > 0 ? Double(summary.records) / summary.seconds : 0
+      // A stopped run's manifest also holds earlier records of the URLs it did not reach.
+      let crawled = summary.records - summary.keptFromEarlierRuns
+      let rate = summary.seconds > 0 ? Double(crawled) / summary.seconds : 0
       var text = String(
-        format: "Crawled %d URLs in %.1f s (%.1f URLs/s)", summary.records, summary.seconds, rate)
-      text += summary.isResumed ? ", resuming an interrupted run" : ""
+        format: "%@ %d URLs in %.1f s (%.1f URLs/s)", summary.isInterrupted ? "Stopped after" : "Crawled",
+        crawled, summary.seconds, rate)
+      if summary.isResumed {
+        text += ", resuming an interrupted run (\(summary.reused) of them done by it, not fetched again)"
+      }
       text += ": \(count(.ok)) ok, \(count(.notModified)) not modified, \(count(.stale)) stale, "
       text += "\(count(.failed)) failed.\n"
       text += "Skipped \(summary.invalidLines) invalid \(summary.invalidLines == 1 ? "line" : "lines") and "
@@ -127,6 +172,13 @@ final class CrawlProgress: Sendable {
       text +=
         "Wrote \(written.blobs) new \(written.blobs == 1 ? "blob" : "blobs") (\(Self.bytes(written.bytes))).\n"
       if let warning = Self.crashedDecoderWarning(summary.crashedDecoderSkips) { text += warning + "\n" }
+      if summary.isInterrupted {
+        text += "Interrupted: the URLs not reached were not crawled"
+        text +=
+          summary.keptFromEarlierRuns > 0
+          ? " (the manifest keeps the last good record of \(summary.keptFromEarlierRuns) of them)" : ""
+        text += "; run the same command again to do only the rest.\n"
+      }
       text += "Manifest: \(manifest)"
       return text
     }

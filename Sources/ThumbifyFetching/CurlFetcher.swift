@@ -84,7 +84,9 @@ public final class CurlFetcher: Fetching {
     while true {
       let target = try FetchTarget(current.url)
       guard !health.isSkipped(target.hostKey) else { throw .hostSkipped(target.authority) }
-      if honoursRobots { try await checkRobots(current.url, target: target) }
+      // Fired once this hop's transfer is queued, or when the hop ends without one.
+      let release = honoursRobots ? try await checkRobots(current.url, target: target) : nil
+      defer { release?.fire() }
       guard timeout - spent > .zero else {
         throw .timedOut(
           chain.isEmpty
@@ -92,7 +94,7 @@ public final class CurlFetcher: Fetching {
             : "The redirect chain used up the \(timeout.secondsText) timeout.")
       }
       let hop = try await attemptWithRetries(
-        current, target: target, timeout: timeout, retries: retries, spent: &spent)
+        current, target: target, timeout: timeout, retries: retries, spent: &spent, onQueued: release?.fire)
       guard let next = hop.redirectURL else {
         var response = hop.response
         response.requestedURL = request.url
@@ -105,30 +107,55 @@ public final class CurlFetcher: Fetching {
       }
       current = FetchRequest(
         url: next, kind: request.kind, etag: request.etag, lastModified: request.lastModified,
-        timeout: request.timeout)
+        timeout: request.timeout, priority: request.priority)
     }
   }
 
-  /// Throws unless robots.txt of `target`'s origin allows `url`; applies its `Crawl-delay`.
-  private func checkRobots(_ url: String, target: FetchTarget) async throws(FetchError) {
-    let verdict = await robots.verdict(for: target.origin) { [self] robotsRequest in
-      var spent: Duration = .zero
-      do throws(FetchError) {
-        return .success(
-          try await self.follow(robotsRequest, honoursRobots: false, retries: false, spent: &spent))
-      } catch {
-        return .failure(error)
-      }
+  /// Ends a waiter's share of a robots.txt hold (`HostQueue.hold`) once: the last waiter to queue its
+  /// request (or give up) releases the host.
+  final class RobotsRelease: Sendable {
+    private let isFired = Atomic(false)
+    private let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    @Sendable func fire() {
+      if !isFired.exchange(true, ordering: .relaxed) { body() }
     }
+  }
+
+  /// Throws unless robots.txt of `target`'s origin allows `url`; applies its `Crawl-delay`. When the
+  /// caller waited for the fetch, returns what to fire once its request is queued.
+  private func checkRobots(_ url: String, target: FetchTarget) async throws(FetchError) -> RobotsRelease? {
+    let loop = loop
+    let (verdict, isWaiter) = await robots.verdict(
+      for: target.origin, hold: { loop.hold(host: target.hostKey) },
+      fetch: { [self] robotsRequest in
+        var spent: Duration = .zero
+        do throws(FetchError) {
+          return .success(
+            try await self.follow(robotsRequest, honoursRobots: false, retries: false, spent: &spent))
+        } catch {
+          return .failure(error)
+        }
+      })
+    let robots = robots
+    let release =
+      isWaiter
+      ? RobotsRelease {
+        if robots.waiterQueued(target.origin) { loop.release(host: target.hostKey) }
+      } : nil
     let rules = verdict.rules
     if let delay = rules.crawlDelay, delay > 0 {
       let capped = Self.crawlDelay(seconds: delay, cappedAt: configuration.maxCrawlDelay)
       loop.setDelay(max(capped, configuration.perHostDelay), host: target.hostKey)
     }
     guard rules.allows(target.pathAndQuery) else {
+      release?.fire()
       // Unreachable robots.txt disallows the origin; the network error says more than "robots".
       throw verdict.unreachable ?? .blockedByRobots(url)
     }
+    return release
   }
 
   /// robots.txt's `Crawl-delay` (seconds, finite, ≥ 0) as a Duration of at most `cap`.
@@ -144,14 +171,17 @@ public final class CurlFetcher: Fetching {
   /// time for one more attempt is not made (the last failure is thrown). Adds what the hop used to
   /// `spent`: a success's transfer time, plus the failed attempts and the waits before it.
   private func attemptWithRetries(
-    _ request: FetchRequest, target: FetchTarget, timeout: Duration, retries: Bool, spent: inout Duration
+    _ request: FetchRequest, target: FetchTarget, timeout: Duration, retries: Bool, spent: inout Duration,
+    onQueued: (@Sendable () -> Void)? = nil
   )
     async throws(FetchError) -> Hop
   {
     var attemptNumber = 1
     while true {
       if Task.isCancelled { throw .cancelled }
-      switch await attempt(request, target: target, timeout: timeout - spent) {
+      switch await attempt(
+        request, target: target, timeout: timeout - spent, onQueued: attemptNumber == 1 ? onQueued : nil)
+      {
       case .success(let hop):
         health.recordSuccess(target.hostKey)
         spent += .milliseconds(Int(hop.response.duration * 1000))
@@ -189,16 +219,16 @@ public final class CurlFetcher: Fetching {
 
   /// One transfer, no robots, redirects or retries; non-2xx statuses (except a 3xx with a
   /// `Location` and a 304 to a conditional request) become `.httpStatus`.
-  func attempt(_ request: FetchRequest, target: FetchTarget, timeout: Duration) async -> Result<
-    Hop, AttemptFailure
-  > {
+  func attempt(
+    _ request: FetchRequest, target: FetchTarget, timeout: Duration, onQueued: (@Sendable () -> Void)? = nil
+  ) async -> Result<Hop, AttemptFailure> {
     let transfer = CurlTransfer(
       id: nextID.add(1, ordering: .relaxed).oldValue, request: request, host: target.hostKey,
       bodyLimit: configuration.bodyLimit(for: request.kind),
       allowsPrivateNetwork: configuration.allowsPrivateNetwork, exemptAddresses: exemptAddresses,
       redirectLimit: configuration.maxRedirects, timeout: timeout)
     let completion: CurlCompletion
-    switch await loop.perform(transfer) {
+    switch await loop.perform(transfer, onQueued: onQueued) {
     case .success(let value): completion = value
     case .failure(let error):
       return .failure(AttemptFailure(error: error, transferTime: transfer.ticket.transferTime))

@@ -21,6 +21,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     case cancel(CurlTransfer)
     case setDelay(Duration, host: String)
     case postpone(host: String, until: ContinuousClock.Instant)
+    case hold(host: String)
+    case release(host: String)
   }
 
   private struct Inbox {
@@ -92,9 +94,13 @@ final class CurlMultiLoop: @unchecked Sendable {
   }
 
   /// Runs `transfer` and returns its completion; cancelling the task removes the transfer.
-  func perform(_ transfer: CurlTransfer) async -> Result<CurlCompletion, FetchError> {
+  /// `onQueued` is called once the transfer is in the loop's inbox (or was refused).
+  func perform(_ transfer: CurlTransfer, onQueued: (@Sendable () -> Void)? = nil) async -> Result<
+    CurlCompletion, FetchError
+  > {
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
+        defer { onQueued?() }
         guard transfer.ticket.install(continuation) else { return }
         if !post(.add(transfer)) { transfer.ticket.finish(.failure(.cancelled)) }
       }
@@ -105,6 +111,12 @@ final class CurlMultiLoop: @unchecked Sendable {
 
   /// Sets `host`'s minimum delay between transfer starts.
   func setDelay(_ delay: Duration, host: String) { post(.setDelay(delay, host: host)) }
+
+  /// Holds `host`'s transfers other than robots.txt until `release(host:)` (`HostQueue.hold`).
+  func hold(host: String) { post(.hold(host: host)) }
+
+  /// Ends a `hold(host:)`.
+  func release(host: String) { post(.release(host: host)) }
 
   /// Keeps `host` from starting transfers until `instant`.
   func postpone(host: String, until instant: ContinuousClock.Instant) {
@@ -170,7 +182,7 @@ final class CurlMultiLoop: @unchecked Sendable {
   private func handle(_ command: Command) {
     switch command {
     case .add(let transfer):
-      queue.enqueue(transfer, host: transfer.host)
+      queue.enqueue(transfer, host: transfer.host, priority: transfer.request.priority)
     case .cancel(let transfer):
       if let easy = transfer.easy, active.removeValue(forKey: easy.raw) != nil {
         curl_multi_remove_handle(multi, easy.raw)
@@ -184,6 +196,10 @@ final class CurlMultiLoop: @unchecked Sendable {
       queue.setDelay(delay, host: host)
     case .postpone(let host, let instant):
       queue.postpone(host: host, until: instant)
+    case .hold(let host):
+      queue.hold(host: host)
+    case .release(let host):
+      queue.release(host: host)
     }
   }
 

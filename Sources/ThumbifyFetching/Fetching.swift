@@ -13,16 +13,21 @@ public struct FetchRequest: Sendable, Hashable {
   /// A deadline below the fetcher's own (`FetcherConfiguration.timeout`), counted the same way: what
   /// is left of a whole URL's budget after its page and earlier image fetches. `nil`: the fetcher's.
   public var timeout: Duration?
+  /// Its place in its host's queue: lower goes first, equal ones in the order they were made
+  /// (`HostQueue`). The crawler gives a page and its images the page's line number; robots.txt
+  /// goes before everything.
+  public var priority: Int
 
   public init(
     url: String, kind: ResourceKind, etag: String? = nil, lastModified: String? = nil,
-    timeout: Duration? = nil
+    timeout: Duration? = nil, priority: Int = 0
   ) {
     self.url = url
     self.kind = kind
     self.etag = etag
     self.lastModified = lastModified
     self.timeout = timeout
+    self.priority = priority
   }
 }
 

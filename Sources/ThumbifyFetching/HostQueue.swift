@@ -4,17 +4,76 @@
 /// the host's minimum delay since its previous start has passed, so curl's timeouts measure
 /// the transfer and never the wait. Hosts take turns (round robin).
 ///
-/// - Complexity: `popReady` is O(hosts with waiting work + started transfers).
+/// Within a host, items start by `priority` (lower first), and items of equal priority in the
+/// order they were queued. The crawler gives a page's fetch and its images the page's list
+/// position, so a host's pages go out in list order and the images of a started page go before
+/// pages not yet started (a page waiting on its favicon behind every other page of its host
+/// would finish last, and an interrupted crawl would have finished nothing).
+///
+/// - Complexity: `enqueue` is O(log n) in the host's waiting items (O(1) when they come in
+///   order), `popReady` O(hosts with waiting work + started transfers × log n).
 struct HostQueue<Item> {
-  /// One host's waiting items and counters.
+  /// A waiting item and its place: `priority`, then the order it was queued in.
+  private struct Waiting {
+    var priority: Int
+    var sequence: UInt64
+    var item: Item
+
+    func precedes(_ other: Waiting) -> Bool {
+      priority != other.priority ? priority < other.priority : sequence < other.sequence
+    }
+  }
+
+  /// One host's waiting items (a binary min-heap by `Waiting.precedes`) and counters.
   private struct Host {
-    var pending: [Item?] = []
-    var head = 0
+    var pending: [Waiting] = []
     var active = 0
     var delay: Duration = .zero
     var nextStart: ContinuousClock.Instant?
+    /// Holds (`hold(host:)`) not yet released: only `Int.min` items (robots.txt) may start meanwhile.
+    var holds = 0
 
-    var pendingCount: Int { pending.count - head }
+    var pendingCount: Int { pending.count }
+
+    /// Whether the first waiting item may start as far as holds go.
+    var isHeadHeld: Bool { holds > 0 && (pending.first.map { $0.priority != .min } ?? false) }
+
+    mutating func push(_ waiting: Waiting) {
+      pending.append(waiting)
+      var child = pending.count - 1
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard pending[child].precedes(pending[parent]) else { break }
+        pending.swapAt(child, parent)
+        child = parent
+      }
+    }
+
+    /// Removes and returns the item at `index` of the heap.
+    mutating func remove(at index: Int) -> Item {
+      pending.swapAt(index, pending.count - 1)
+      let removed = pending.removeLast()
+      guard index < pending.count else { return removed.item }
+      // The moved item may belong above or below its new place.
+      var child = index
+      while child > 0 {
+        let parent = (child - 1) / 2
+        guard pending[child].precedes(pending[parent]) else { break }
+        pending.swapAt(child, parent)
+        child = parent
+      }
+      var parent = child
+      while true {
+        let left = 2 * parent + 1
+        guard left < pending.count else { break }
+        let right = left + 1
+        let first = right < pending.count && pending[right].precedes(pending[left]) ? right : left
+        guard pending[first].precedes(pending[parent]) else { break }
+        pending.swapAt(first, parent)
+        parent = first
+      }
+      return removed.item
+    }
   }
 
   let globalLimit: Int
@@ -24,6 +83,7 @@ struct HostQueue<Item> {
   /// Hosts with pending items, in turn order.
   private var waiting: [String] = []
   private(set) var activeCount = 0
+  private var nextSequence: UInt64 = 0
 
   init(globalLimit: Int, perHostLimit: Int, defaultDelay: Duration) {
     self.globalLimit = max(1, globalLimit)
@@ -34,10 +94,12 @@ struct HostQueue<Item> {
   /// Items waiting over all hosts.
   var pendingCount: Int { hosts.values.reduce(0) { $0 + $1.pendingCount } }
 
-  /// Queues `item` behind `host`'s other waiting items.
-  mutating func enqueue(_ item: Item, host: String) {
+  /// Queues `item` behind `host`'s waiting items of a lower or the same `priority`.
+  mutating func enqueue(_ item: Item, host: String, priority: Int = 0) {
+    let queued = Waiting(priority: priority, sequence: nextSequence, item: item)
+    nextSequence += 1
     let wasIdle = withHost(host) { entry in
-      entry.pending.append(item)
+      entry.push(queued)
       return entry.pendingCount == 1
     }
     if wasIdle { waiting.append(host) }
@@ -52,10 +114,8 @@ struct HostQueue<Item> {
   mutating func removePending(host: String, where predicate: (Item) -> Bool) -> Bool {
     guard hosts[host] != nil else { return false }
     let (removed, isEmpty) = withHost(host) { entry -> (Bool, Bool) in
-      guard let index = entry.pending[entry.head...].firstIndex(where: { $0.map(predicate) ?? false })
-      else { return (false, false) }
-      entry.pending[index] = nil
-      Self.compact(&entry)
+      guard let index = entry.pending.firstIndex(where: { predicate($0.item) }) else { return (false, false) }
+      _ = entry.remove(at: index)
       return (true, entry.pendingCount == 0)
     }
     if isEmpty { waiting.removeAll { $0 == host } }
@@ -78,11 +138,8 @@ struct HostQueue<Item> {
       let pendingLeft = withHost(host) { entry -> Int in
         while entry.active < perHostLimit && active < globalLimit && entry.pendingCount > 0 {
           if let nextStart = entry.nextStart, nextStart > now { break }
-          let item = entry.pending[entry.head]
-          entry.pending[entry.head] = nil
-          entry.head += 1
-          Self.compact(&entry)
-          guard let item else { continue }
+          if entry.isHeadHeld { break }
+          let item = entry.remove(at: 0)
           entry.active += 1
           active += 1
           if entry.delay > .zero { entry.nextStart = now + entry.delay }
@@ -111,7 +168,7 @@ struct HostQueue<Item> {
     let isIdle = withHost(host) { entry -> Bool in
       entry.active = max(0, entry.active - 1)
       return entry.active == 0 && entry.pendingCount == 0 && entry.delay == defaultDelay
-        && entry.nextStart == nil
+        && entry.nextStart == nil && entry.holds == 0
     }
     if isIdle { hosts[host] = nil }
   }
@@ -120,6 +177,20 @@ struct HostQueue<Item> {
   mutating func setDelay(_ delay: Duration, host: String) {
     let defaultDelay = defaultDelay
     withHost(host) { $0.delay = max(delay, defaultDelay) }
+  }
+
+  /// Keeps `host`'s items other than `Int.min` ones waiting until as many `release(host:)` calls.
+  ///
+  /// The pages of an origin wait for its robots.txt together and are woken in no particular order;
+  /// the fetcher holds the host until each of them is queued, so they start in priority (list) order.
+  mutating func hold(host: String) {
+    withHost(host) { $0.holds += 1 }
+  }
+
+  /// Ends one `hold(host:)`.
+  mutating func release(host: String) {
+    guard hosts[host] != nil else { return }
+    withHost(host) { $0.holds = max(0, $0.holds - 1) }
   }
 
   /// Keeps `host` from starting anything before `instant` (`Retry-After`).
@@ -132,7 +203,8 @@ struct HostQueue<Item> {
     guard activeCount < globalLimit else { return nil }
     var soonest: Duration?
     for host in waiting {
-      guard let entry = hosts[host], entry.active < perHostLimit, entry.pendingCount > 0 else { continue }
+      guard let entry = hosts[host], entry.active < perHostLimit, entry.pendingCount > 0, !entry.isHeadHeld
+      else { continue }
       let wait = entry.nextStart.map { max(.zero, $0 - now) } ?? .zero
       soonest = min(soonest ?? wait, wait)
     }
@@ -144,7 +216,7 @@ struct HostQueue<Item> {
   mutating func sweep(now: ContinuousClock.Instant) {
     let defaultDelay = defaultDelay
     hosts = hosts.filter { _, entry in
-      entry.active > 0 || entry.pendingCount > 0 || entry.delay != defaultDelay
+      entry.active > 0 || entry.pendingCount > 0 || entry.delay != defaultDelay || entry.holds > 0
         || (entry.nextStart.map { $0 > now } ?? false)
     }
   }
@@ -157,20 +229,11 @@ struct HostQueue<Item> {
     var items: [Item] = []
     for host in Array(hosts.keys) {
       withHost(host) { entry in
-        items += entry.pending[entry.head...].compactMap { $0 }
+        items += entry.pending.map(\.item)
         entry.pending = []
-        entry.head = 0
       }
     }
     waiting = []
     return items
-  }
-
-  private static func compact(_ entry: inout Host) {
-    while entry.head < entry.pending.count && entry.pending[entry.head] == nil { entry.head += 1 }
-    if entry.head > 64 && entry.head * 2 > entry.pending.count {
-      entry.pending.removeFirst(entry.head)
-      entry.head = 0
-    }
   }
 }

@@ -33,6 +33,8 @@ public final class RobotsCache: Sendable {
     var seeds: [String: Entry] = [:]
     var resolved: [String: Resolved] = [:]
     var inFlight: [String: Task<Resolved, Never>] = [:]
+    /// Per origin, the callers that waited for its fetch and have not called `waiterQueued` yet.
+    var waiters: [String: Int] = [:]
   }
 
   /// One origin's verdict for this run.
@@ -71,23 +73,40 @@ public final class RobotsCache: Sendable {
     state.withLock { state in state.resolved.values.compactMap(\.entry).sorted { $0.origin < $1.origin } }
   }
 
-  /// The verdict for `origin`, fetching its robots.txt once if needed.
-  func verdict(for origin: String, fetch: @escaping Fetch) async -> Resolved {
+  /// The verdict for `origin`, fetching its robots.txt once if needed; `isWaiter` when the caller
+  /// waited for the fetch, and must then call `waiterQueued(origin)` once its own request is queued
+  /// (or given up). `hold` is called before the fetch starts (the fetcher holds the host's queue, so
+  /// the waiters, woken together in no order, start in their priority order: `HostQueue.hold`).
+  func verdict(for origin: String, hold: () -> Void = {}, fetch: @escaping Fetch) async -> (
+    resolved: Resolved, isWaiter: Bool
+  ) {
     let task = state.withLock { state -> Task<Resolved, Never>? in
       if state.resolved[origin] != nil { return nil }
+      state.waiters[origin, default: 0] += 1
       if let task = state.inFlight[origin] { return task }
+      hold()
       let seed = state.seeds[origin]
       let task = Task { await self.load(origin: origin, seed: seed, fetch: fetch) }
       state.inFlight[origin] = task
       return task
     }
-    if let task { return await task.value }
-    return state.withLock { $0.resolved[origin] } ?? Resolved(rules: .disallowAll)
+    if let task { return (await task.value, true) }
+    return (state.withLock { $0.resolved[origin] } ?? Resolved(rules: .disallowAll), false)
+  }
+
+  /// A waiter of `origin`'s fetch has queued its request; true when it was the last (release the hold).
+  func waiterQueued(_ origin: String) -> Bool {
+    state.withLock { state in
+      let left = (state.waiters[origin] ?? 1) - 1
+      state.waiters[origin] = left > 0 ? left : nil
+      return left <= 0
+    }
   }
 
   private func load(origin: String, seed: Entry?, fetch: Fetch) async -> Resolved {
     let request = FetchRequest(
-      url: "\(origin)/robots.txt", kind: .robots, etag: seed?.etag, lastModified: seed?.lastModified)
+      url: "\(origin)/robots.txt", kind: .robots, etag: seed?.etag, lastModified: seed?.lastModified,
+      priority: .min)  // every page of the origin waits for it
     let resolved: Resolved
     switch await fetch(request) {
     case .success(let response) where response.isNotModified:

@@ -16,6 +16,12 @@ import ThumbifyStore
 ///    of URLs no longer listed.
 ///
 /// Memory is bounded by the configuration's concurrency, never by the length of the list.
+///
+/// `stop(cancellingAfter:)` (a signal handler's, a server's) ends a run early: no new URL is taken,
+/// what is in flight finishes or is cancelled after the grace period, the finished records are
+/// committed, the manifest lists what is known (this run's records, and for the URLs it did not reach
+/// their last good records from earlier runs), stale cards are not swept, and the run is left
+/// unfinished, so the next run resumes it and does only the rest (`Summary.isInterrupted`).
 public final class CrawlJob: Sendable {
   /// The counts a crawl ends with.
   public struct Summary: Sendable, Equatable {
@@ -35,12 +41,18 @@ public final class CrawlJob: Sendable {
     public var isResumed = false
     /// Image URLs not decoded because an earlier run died decoding their bytes (`crashedDecoder`).
     public var crashedDecoderSkips: [String] = []
+    /// True when the run was stopped (`CrawlJob.stop`) before the end of its list: it is left
+    /// unfinished, and the next run resumes it.
+    public var isInterrupted = false
+    /// In a stopped run, the listed URLs it did not reach whose last good record from an earlier run is
+    /// in the manifest (not counted in `outcomes`).
+    public var keptFromEarlierRuns = 0
 
     public init() {}
 
     /// Whether every URL ended `ok` or `notModified` and every line was valid.
     public var isAllGood: Bool {
-      invalidLines == 0 && (outcomes[.failed] ?? 0) == 0 && (outcomes[.stale] ?? 0) == 0
+      !isInterrupted && invalidLines == 0 && (outcomes[.failed] ?? 0) == 0 && (outcomes[.stale] ?? 0) == 0
     }
   }
 
@@ -85,6 +97,15 @@ public final class CrawlJob: Sendable {
     }
   }
   let robots: PersistentCache?
+  private let stopper = CrawlStop()
+
+  /// Stops the run in progress (or the next one) early: no new URL is taken, and what is still in flight
+  /// after `grace` is cancelled; `run` then returns a summary with `isInterrupted`. For good: a stopped
+  /// job's later runs stop at once.
+  public func stop(cancellingAfter grace: Duration = .seconds(2)) { stopper.stop(cancellingAfter: grace) }
+
+  /// Stops at once: the transfers and image work in flight are cancelled (and not saved).
+  public func stopNow() { stopper.stopNow() }
 
   /// - Parameters:
   ///   - layout: the output directory and the state directory, both explicit (the CLI resolves the
@@ -168,8 +189,9 @@ public final class CrawlJob: Sendable {
       try FileSystem.makeDirectories(cardWriter.cardsDirectory)
       let crawler = Crawler(
         configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
-        state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter, decodeJournal: journal
-      )
+        state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter,
+        decodeJournal: journal,
+        stop: stopper)
       let counts = Mutex(Summary())
       try await crawler.crawl(try openList()) { event in
         counts.withLock { summary in
@@ -187,6 +209,9 @@ public final class CrawlJob: Sendable {
       if let error = crawler.cardError { throw error }
       var summary = counts.withLock { $0 }
       summary.isResumed = run.isResumed
+      // Checked once the crawl has returned: a stop asked for after it does not change this run.
+      let isStopped = stopper.isStopping
+      summary.isInterrupted = isStopped
       summary.crashedDecoderSkips = journal.skipped
       summary.outcomes = [:]
       summary.imageFailures = 0
@@ -200,7 +225,7 @@ public final class CrawlJob: Sendable {
       // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
       let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
       try state.forEachRecord(
-        of: run.id, isDistinct: isDistinct,
+        of: run.id, isDistinct: isDistinct, keepingEarlier: isStopped,
         in: {
           while let entry = list.next() {
             if case .url(_, _, let normalized) = entry { return normalized }
@@ -213,7 +238,10 @@ public final class CrawlJob: Sendable {
           // resumed run writes them all again from the records (a run killed between saving a record
           // and writing its card left it out), and cards already holding their bytes are only compared.
           try writer.append(encoded: stored.json)
-          if !run.isResumed, let outcome = stored.outcome, let hasImageFailure = stored.hasImageFailure {
+          if stored.isEarlier {
+            summary.keptFromEarlierRuns += 1  // its card, from that run, is kept (no sweep below)
+          } else if !run.isResumed, let outcome = stored.outcome, let hasImageFailure = stored.hasImageFailure
+          {
             summary.outcomes[outcome, default: 0] += 1
             if hasImageFailure { summary.imageFailures += 1 }
           } else if let record = stored.record {
@@ -227,9 +255,9 @@ public final class CrawlJob: Sendable {
       if let robots { try state.saveRobotsEntries(robots.export()) }
       try cards.drain()
       try writer.commit()
-      if hadCards { _ = try cards.finish() }
+      if hadCards && !isStopped { _ = try cards.finish() }
       summary.records = writer.count
-      try state.finishRun(run.id)
+      if !isStopped { try state.finishRun(run.id) }
       summary.seconds = Date().timeIntervalSince(started)
       return summary
     } catch let error as StoreError {

@@ -36,6 +36,8 @@ public final class Crawler: Sendable {
   let images: ImageStage
   let clock: @Sendable () -> Double
   let cards: CardWriter?
+  /// Ends the crawl early when asked (`CrawlStop`).
+  let stop: CrawlStop?
   private let imageVariants: ImageStage.Variants
   private let iconVariants: ImageStage.Variants
   private let inFlight = Mutex<Set<String>>([])
@@ -46,13 +48,16 @@ public final class Crawler: Sendable {
   ///     (a card that cannot be written is kept in `cardError` and no more cards are written).
   ///   - decodeJournal: when given, every decode is journaled and its poisoned sources are skipped
   ///     (`crashedDecoder`).
+  ///   - stop: when it is asked to stop, no new URL is taken, and when it stops at once, the work in
+  ///     flight is cancelled and not saved (see `crawl`).
   public init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
-    cards: CardWriter? = nil, decodeJournal: DecodeJournal? = nil,
+    cards: CardWriter? = nil, decodeJournal: DecodeJournal? = nil, stop: CrawlStop? = nil,
     clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     self.cards = cards
+    self.stop = stop
     self.configuration = configuration
     self.fetcher = fetcher
     self.extractor = extractor
@@ -70,6 +75,10 @@ public final class Crawler: Sendable {
   ///
   /// Then flushes the state (`StateStore.flush()`): when it returns, every record is committed.
   ///
+  /// When `stop` asks, the workers take no new URL and `crawl` returns once the pages in flight are
+  /// done; when it stops at once, they are cancelled: a page cancelled before its record was saved is
+  /// not saved at all (nor are its cancelled image fetches), so the run holds only finished URLs.
+  ///
   /// - Throws: `StoreError` when the state database fails, or when the list cannot be read to its end
   ///   (after the flush: what was crawled stays; the caller must not write a manifest of part of the
   ///   list); the crawl stops (what was committed stays).
@@ -77,16 +86,30 @@ public final class Crawler: Sendable {
     async throws(StoreError)
   {
     let source = ListCursor(list)
+    let stop = stop
     do {
-      try await withThrowingTaskGroup(of: Void.self) { group in
+      // Child tasks return true for a worker, false for the stop watcher.
+      try await withThrowingTaskGroup(of: Bool.self) { group in
         for _ in 0..<configuration.concurrency {
           group.addTask {
-            while !Task.isCancelled, let entry = source.next() {
+            while !Task.isCancelled, stop?.isStopping != true, let entry = source.next() {
               try await self.handle(entry, onEvent: onEvent)
             }
+            return true
           }
         }
-        try await group.waitForAll()
+        if let stop {
+          group.addTask {
+            await stop.waitUntilImmediate()
+            return false
+          }
+        }
+        var workers = configuration.concurrency
+        while let isWorker = try await group.next() {
+          if isWorker { workers -= 1 }
+          // The watcher returned: stop at once. Or every worker is done: end the watcher.
+          if !isWorker || workers == 0 { group.cancelAll() }
+        }
       }
     } catch let error as StoreError {
       throw error
@@ -115,24 +138,33 @@ public final class Crawler: Sendable {
         await onEvent(.record(line: line, record: current, isReused: true))
         return
       }
-      let record = try await crawlPage(url: url, normalizedURL: normalized, previous: previous)
+      guard
+        let record = try await crawlPage(
+          url: url, normalizedURL: normalized, previous: previous, priority: line)
+      else { return }  // cancelled: not saved, the resumed run does it
       await onEvent(.record(line: line, record: record, isReused: false))
     }
   }
 
-  /// Fetches one page (conditionally when a fresh good record exists) and makes its record.
-  func crawlPage(url: String, normalizedURL: String, previous: StateStore.PageState) async throws(StoreError)
-    -> CrawlRecord
-  {
+  /// Fetches one page (conditionally when a fresh good record exists) and makes its record; nil when
+  /// the crawl was cancelled before the record was saved (nothing is saved then).
+  ///
+  /// `priority` places the page's fetch in its host's queue (its line number: a host's pages go in
+  /// list order), and its images' (`imagePriority(ofPage:)`).
+  func crawlPage(
+    url: String, normalizedURL: String, previous: StateStore.PageState, priority: Int = 0
+  ) async throws(StoreError) -> CrawlRecord? {
     let now = clock()
     var budget = NetworkBudget(total: configuration.timeout)
-    var request = FetchRequest(url: normalizedURL, kind: .page, timeout: budget.remaining)
+    var request = FetchRequest(url: normalizedURL, kind: .page, timeout: budget.remaining, priority: priority)
     if previous.good != nil, configuration.mayRevalidate(fetchedAt: previous.fetchedAt, now: now) {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
     }
     let fetched = await fetcher.measuredFetch(request)
     budget.charge(fetched.networkTime)
+    // A cancelled fetch says nothing about the page: keep its last record, save nothing.
+    if Task.isCancelled { return nil }
     let response: FetchResponse
     do {
       response = try fetched.result.get()
@@ -162,7 +194,8 @@ public final class Crawler: Sendable {
     let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
     let (imageResult, iconResult) = await thumbnails(
       images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL),
-      budget: budget)
+      budget: budget, priority: Self.imagePriority(ofPage: priority))
+    if Task.isCancelled { return nil }  // its images may have been cancelled, not failed
     let record = CrawlRecord(
       url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
@@ -173,10 +206,18 @@ public final class Crawler: Sendable {
     return record
   }
 
+  /// Where a page's images go in their host's queue: before every page (a started page's images go
+  /// before pages not yet started), in the order of their pages. Not just the page's own line: a
+  /// favicon shared by a host's pages is fetched once, under the priority of the page that asked
+  /// first, which would hold it behind the pages listed before that one.
+  static func imagePriority(ofPage priority: Int) -> Int { priority - Int.max / 2 }
+
   /// The card image's and the icon's thumbnails, made in parallel when both need work. Most pages
   /// share images met before, whose results are in memory: those are taken without a child task.
   /// Each of the two gets what the page fetch left of the URL's `budget`.
-  private func thumbnails(images imageURLs: [String], icons iconURLs: [String], budget: NetworkBudget)
+  private func thumbnails(
+    images imageURLs: [String], icons iconURLs: [String], budget: NetworkBudget, priority: Int
+  )
     async -> (
       image: ImageStage.Outcome, icon: ImageStage.Outcome
     )
@@ -187,12 +228,21 @@ public final class Crawler: Sendable {
     case (let image?, let icon?):
       return (image, icon)
     case (let image?, nil):
-      return (image, await images.thumbnails(candidates: iconURLs, variants: iconVariants, budget: budget))
+      return (
+        image,
+        await images.thumbnails(
+          candidates: iconURLs, variants: iconVariants, budget: budget, priority: priority)
+      )
     case (nil, let icon?):
-      return (await images.thumbnails(candidates: imageURLs, variants: imageVariants, budget: budget), icon)
+      return (
+        await images.thumbnails(
+          candidates: imageURLs, variants: imageVariants, budget: budget, priority: priority), icon
+      )
     case (nil, nil):
-      async let image = images.thumbnails(candidates: imageURLs, variants: imageVariants, budget: budget)
-      let icon = await images.thumbnails(candidates: iconURLs, variants: iconVariants, budget: budget)
+      async let image = images.thumbnails(
+        candidates: imageURLs, variants: imageVariants, budget: budget, priority: priority)
+      let icon = await images.thumbnails(
+        candidates: iconURLs, variants: iconVariants, budget: budget, priority: priority)
       return (await image, icon)
     }
   }

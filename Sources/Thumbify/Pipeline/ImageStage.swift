@@ -70,7 +70,11 @@ final class ImageStage: Sendable {
 
   /// Tries `candidates` in order and returns the first that gives thumbnails; a candidate met when
   /// `budget` is used up is not fetched, nor are the rest (the outcome is then `timedOut`).
-  func thumbnails(candidates: [String], variants: Variants, budget: NetworkBudget) async -> Outcome {
+  ///
+  /// `priority` places its fetches in their host's queue (`FetchRequest.priority`): the page's.
+  func thumbnails(candidates: [String], variants: Variants, budget: NetworkBudget, priority: Int = 0)
+    async -> Outcome
+  {
     guard !variants.list.isEmpty else { return Outcome() }
     var budget = budget
     var lastError: RecordError?
@@ -80,7 +84,8 @@ final class ImageStage: Sendable {
         return Outcome(
           error: budget.usedUpError(untried: untried, stage: variants.stage, lastError: lastError))
       }
-      let download = await thumbnails(for: candidate, variants: variants, timeout: budget.remaining)
+      let download = await thumbnails(
+        for: candidate, variants: variants, timeout: budget.remaining, priority: priority)
       budget.charge(download.networkTime)
       switch download.result {
       case .success(let set): return Outcome(set: set)
@@ -114,7 +119,9 @@ final class ImageStage: Sendable {
 
   /// The thumbnails of one image URL, coalesced with any identical request in flight; a download
   /// this call starts is fetched within `timeout`.
-  func thumbnails(for url: String, variants: Variants, timeout: Duration) async -> Download {
+  func thumbnails(for url: String, variants: Variants, timeout: Duration, priority: Int = 0) async
+    -> Download
+  {
     let key: (normalizedURL: String, cacheKey: String)
     switch self.key(of: url, variants: variants) {
     case .success(let found): key = found
@@ -122,7 +129,7 @@ final class ImageStage: Sendable {
     }
     if let cached = results[key.cacheKey] { return Download(result: cached) }
     let download = await downloads.value(for: key.cacheKey) {
-      await self.load(key.normalizedURL, variants: variants, timeout: timeout)
+      await self.load(key.normalizedURL, variants: variants, timeout: timeout, priority: priority)
     }
     results[key.cacheKey] = download.result
     return download
@@ -140,10 +147,11 @@ final class ImageStage: Sendable {
     }
   }
 
-  private func load(_ url: String, variants: Variants, timeout: Duration) async -> Download {
+  private func load(_ url: String, variants: Variants, timeout: Duration, priority: Int) async -> Download {
     var networkTime: Duration = .zero
     do {
-      let set = try await loadThrowing(url, variants: variants, timeout: timeout, networkTime: &networkTime)
+      let set = try await loadThrowing(
+        url, variants: variants, timeout: timeout, priority: priority, networkTime: &networkTime)
       return Download(result: .success(set), networkTime: networkTime)
     } catch {
       return Download(result: .failure(error), networkTime: networkTime)
@@ -152,7 +160,7 @@ final class ImageStage: Sendable {
 
   /// Adds the network time of the fetch it makes, if any, to `networkTime`.
   private func loadThrowing(
-    _ url: String, variants: Variants, timeout: Duration, networkTime: inout Duration
+    _ url: String, variants: Variants, timeout: Duration, priority: Int, networkTime: inout Duration
   ) async throws(RecordError) -> ThumbnailSet {
     let stage = variants.stage
     let variantsKey = variants.key
@@ -165,7 +173,7 @@ final class ImageStage: Sendable {
       if let known { return relabel(known, source: url) }
     }
     let now = clock()
-    var request = FetchRequest(url: url, kind: .image, timeout: timeout)
+    var request = FetchRequest(url: url, kind: .image, timeout: timeout, priority: priority)
     if known != nil, configuration.mayRevalidate(fetchedAt: previous.fetchedAt, now: now) {
       request.etag = previous.etag
       request.lastModified = previous.lastModified
@@ -177,6 +185,9 @@ final class ImageStage: Sendable {
       response = try fetched.result.get()
     } catch {
       let failure = RecordError(code: error.code, message: error.description, stage: stage)
+      // Cancelled (a crawl stopped at once): nothing is known about the image; the resumed run,
+      // which has this run's id, must fetch it rather than take a failure from the state.
+      if error == .cancelled { throw failure }
       var failed = previous
       failed.run = run
       failed.error = failure
@@ -196,7 +207,10 @@ final class ImageStage: Sendable {
     }
     var saved = StateStore.ImageState(
       etag: response.etag, lastModified: response.lastModified, sourceSHA256: sha, run: run, fetchedAt: now)
-    if case .failure(let error) = result { saved.error = error }
+    if case .failure(let error) = result {
+      if error.code == "cancelled" { throw error }  // the image work was cancelled: as above
+      saved.error = error
+    }
     try wrap(try state.saveImage(url, state: saved), stage: stage)
     return try relabel(result.get(), source: url)
   }

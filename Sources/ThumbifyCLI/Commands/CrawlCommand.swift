@@ -18,7 +18,13 @@ enum CrawlCommand: Subcommand {
 
       Exit status: 0 when every URL succeeded, 1 when some failed or were invalid (they \
       are in the manifest or the log), 64 for bad usage, 70 when the run could not \
-      proceed (directory locked by another run, state or output not writable).
+      proceed (directory locked by another run, state or output not writable), 130 \
+      after SIGINT and 143 after SIGTERM.
+
+      SIGINT (Ctrl-C) or SIGTERM stops the crawl: no new URL is taken, pages in flight \
+      get 2 s to finish and are then cancelled, what is finished is saved, the manifest \
+      lists what is known, and the next run on the directory does only the rest. A \
+      second signal cancels at once; a third exits on the spot.
       """,
     arguments: [ArgumentSpec("urls-file", help: "The URL list ('-' reads standard input).")],
     options: [
@@ -139,10 +145,23 @@ enum CrawlCommand: Subcommand {
     let total = console.isErrorTerminal && !options.isQuiet && !isStandardInput ? countLines(listPath) : nil
     let progress = CrawlProgress(
       console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
+    progress.start()
     let job = CrawlJob(
       layout: layout, configuration: options.configuration,
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
       robots: components.robots)
+    let signals = StopSignals(
+      onFirst: { signal in
+        job.stop(cancellingAfter: .seconds(2))
+        progress.note(
+          "Stopping (\(signal == SIGTERM ? "SIGTERM" : "SIGINT")): taking no new URL, saving what is "
+            + "finished; a second signal cancels what is in flight.")
+      },
+      onSecond: {
+        job.stopNow()
+        progress.note("Stopping at once: cancelling what is in flight.")
+      })
+    defer { signals.cancel() }
     let summary: CrawlJob.Summary
     let list: CrawlJob.ListSource =
       !isStandardInput
@@ -160,6 +179,8 @@ enum CrawlCommand: Subcommand {
     if !options.isQuiet {
       console.print(progress.summary(summary, written: components.store.written, manifest: layout.manifest))
     }
+    // A signal decides the status even when it came too late to stop the run (the summary says).
+    if let signal = signals.first { return StopSignals.exitCode(for: signal) }
     return summary.isAllGood ? ExitCode.success : ExitCode.someFailed
   }
 

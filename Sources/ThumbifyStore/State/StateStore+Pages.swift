@@ -66,6 +66,9 @@ extension StateStore {
     public var outcome: CrawlRecord.Outcome?
     /// Whether the image or the icon failed.
     public var hasImageFailure: Bool?
+    /// The URL has no record of the walk's run, and this is its last good record from an earlier run
+    /// (`forEachRecord(of:keepingEarlier:…)`): `outcome` and `hasImageFailure` are then nil.
+    public var isEarlier = false
 
     /// The record, decoded from `json`.
     public var record: CrawlRecord? { StateStore.decode(json) }
@@ -85,8 +88,11 @@ extension StateStore {
   ///   - body: called with each URL's record as stored (the manifest's encoding, so the manifest writes
   ///     it as is, and the summary facts derived when it was saved, so nothing is decoded);
   ///     URLs without a record of `run` are skipped, and so are URLs already handed over.
+  ///   - keepingEarlier: a URL without a record of `run` is handed over with its last good record from
+  ///     an earlier run, if it has one (`StoredRecord.isEarlier`): the manifest of a stopped run.
   public func forEachRecord(
-    of run: Int64, isDistinct: Bool = false, in next: () -> String?, _ body: (StoredRecord) throws -> Void
+    of run: Int64, isDistinct: Bool = false, keepingEarlier: Bool = false, in next: () -> String?,
+    _ body: (StoredRecord) throws -> Void
   ) throws {
     // One transaction for the walk's bookkeeping: 100,000 small inserts commit once. The open batch
     // is committed first; writes made during the walk join its transaction.
@@ -114,15 +120,20 @@ extension StateStore {
     while let url = next() {
       let stored = try withDatabase { (db) throws(StoreError) -> StoredRecord? in
         let rows = try db.query(
-          "SELECT COALESCE(current, good), outcome, image_failed FROM pages WHERE url = ?1 AND run = ?2",
+          keepingEarlier
+            ? "SELECT CASE WHEN run = ?2 THEN COALESCE(current, good) ELSE good END, outcome, image_failed, "
+              + "run = ?2 FROM pages WHERE url = ?1"
+            : "SELECT COALESCE(current, good), outcome, image_failed, 1 FROM pages WHERE url = ?1 AND run = ?2",
           [.text(url), .integer(run)])
         guard let row = rows.first, let json = row[0].text else { return nil }
+        let isEarlier = row[3].integer == 0
         if !isDistinct {
           try db.query(
             "INSERT INTO manifest_keys(key) VALUES(?1) ON CONFLICT DO NOTHING",
             [.blob(CardKey(normalizedURL: url).bytes)])
           guard db.changes == 1 else { return nil }
         }
+        guard !isEarlier else { return StoredRecord(normalizedURL: url, json: json, isEarlier: true) }
         return StoredRecord(
           normalizedURL: url, json: json, outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
           hasImageFailure: row[2].integer.map { $0 != 0 })

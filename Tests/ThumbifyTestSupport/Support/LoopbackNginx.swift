@@ -25,6 +25,8 @@ final class LoopbackNginx: @unchecked Sendable {
     var http2 = false
     /// More directives for the `server` block (`location`s of a configuration under test).
     var serverDirectives = ""
+    /// nginx's `limit_rate` for every response (e.g. `100k`: bytes per second), to make pages slow.
+    var limitRate: String?
   }
 
   let port: Int
@@ -80,6 +82,7 @@ final class LoopbackNginx: @unchecked Sendable {
         gzip \(options.gzip ? "on" : "off");
         gzip_types text/plain;
         gzip_min_length 0;
+        \(options.limitRate.map { "limit_rate \($0);" } ?? "")
         server {
           listen \(listen);
           \(tls)

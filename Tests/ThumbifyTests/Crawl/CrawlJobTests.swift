@@ -229,6 +229,62 @@ struct CrawlJobTests {
     #expect(!next.isResumed)
   }
 
+  /// A library caller stops a job (as the CLI does on SIGINT): the run is left unfinished, its manifest
+  /// holds its own records and the earlier good ones of the URLs it did not reach, and the next run
+  /// resumes it, fetching only those.
+  @Test func aStoppedJobKeepsEarlierRecordsAndTheNextRunDoesOnlyTheRest() async throws {
+    defer { removeDirectory(directory) }
+    _ = try await crawl(Self.list)
+    fetcher.serve("http://site.test/a", "title: A2", etag: "\"v2\"")
+    fetcher.serve("http://site.test/b", "title: B2", etag: "\"v2\"")
+    fetcher.serve("http://site.test/c", "title: C2", etag: "\"v2\"")
+    fetcher.resetLog()
+    let job = CrawlJob(
+      outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 1), fetcher: fetcher,
+      extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
+    // The one worker finishes its page, then takes no other.
+    let stopped = try await job.run(
+      openList: { URLListReader(bytes: Array(Self.list.utf8)) },
+      onEvent: { event in
+        if case .record = event { job.stop() }
+      })
+    #expect(stopped.isInterrupted)
+    #expect(!stopped.isAllGood)
+    #expect(stopped.outcomes == [.ok: 1])
+    #expect(stopped.keptFromEarlierRuns == 2)
+    #expect(try readManifest(directory).map { $0.metadata?.title ?? "" } == ["A2", "B", "C"])
+    #expect(fetcher.requests.filter { $0.kind == .page }.map(\.url) == ["http://site.test/a"])
+    fetcher.resetLog()
+    let (resumed, records, _) = try await crawl(Self.list)
+    #expect(resumed.isResumed && !resumed.isInterrupted)
+    #expect(resumed.reused >= 1)
+    #expect(
+      fetcher.requests.filter { $0.kind == .page }.map(\.url).sorted() == [
+        "http://site.test/b", "http://site.test/c",
+      ])
+    #expect(records.map { $0.metadata?.title ?? "" } == ["A2", "B2", "C2"])
+  }
+
+  /// `stopNow()` cancels the page in flight: nothing is saved for it (not a `cancelled` failure the
+  /// resumed run would reuse), and the next run fetches it.
+  @Test func aJobStoppedAtOnceSavesNoCancelledPage() async throws {
+    defer { removeDirectory(directory) }
+    let slow = StubFetcher(delay: .seconds(30))
+    slow.serve("http://site.test/a", "title: A")
+    let job = CrawlJob(
+      outputDirectory: directory, configuration: CrawlConfiguration(concurrency: 1), fetcher: slow,
+      extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
+    async let summary = job.run(openList: { URLListReader(bytes: Array("http://site.test/a\n".utf8)) })
+    while slow.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    let stopped = Date()
+    job.stopNow()
+    #expect(try await summary.isInterrupted)
+    #expect(Date().timeIntervalSince(stopped) < 5)
+    #expect(try readManifest(directory).isEmpty)
+    let state = try StateStore(path: OutputLayout(directory).stateDatabase)
+    #expect(try state.page("http://site.test/a").isEmpty)
+  }
+
   @Test func aSecondRunOnTheSameDirectoryIsRefused() async throws {
     defer { removeDirectory(directory) }
     let lock = try RunLock(testLayout(directory))

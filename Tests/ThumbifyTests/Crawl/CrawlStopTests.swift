@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@testable import Thumbify
+@testable import ThumbifyExtracting
+@testable import ThumbifyFetching
+@testable import ThumbifyImaging
+@testable import ThumbifyStore
+@testable import ThumbifySystem
+@testable import ThumbifyTestSupport
+
+/// SIGINT and SIGTERM sent to a real `thumbify crawl` at different moments (issue 21, "Interrupting
+/// loses work"): the crawl stops with 130/143, a valid manifest of what it finished and its state
+/// intact, and a rerun fetches only what was not finished, counted by the fault server per page.
+/// (130 and 143 are `ExitCode.interrupted` and `.terminated`, which this target does not import.)
+@Suite("Crawl stops on SIGINT and SIGTERM", .serialized)
+final class CrawlStopTests {
+  let server: FaultServer
+  let root: String
+
+  init() async throws {
+    root = makeTemporaryDirectory("stop")
+    server = try await FaultServer()
+  }
+
+  deinit {
+    server.stop()
+    removeDirectory(root)
+  }
+
+  /// A list of `count` pages each held `milliseconds` by the server and counted in bucket
+  /// `<prefix><index>`; returns its path.
+  func writeList(_ name: String, count: Int, milliseconds: Int, prefix: String) throws -> String {
+    let path = root + "/\(name).txt"
+    let lines = (0..<count).map { server.url("/hold?ms=\(milliseconds)&bucket=\(prefix)\($0)") }
+    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// Starts the binary with its summary (JSON) in `<out>.summary` and its log in `<out>.log`.
+  func start(_ list: String, _ out: String, concurrency: Int = 4) throws -> ChildProcess {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: TestPaths.binary)
+    process.arguments = [
+      "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--log-format", "json",
+      "--concurrency", "\(concurrency)", "--per-host", "2",
+    ]
+    for suffix in [".summary", ".log"] {
+      _ = FileManager.default.createFile(atPath: out + suffix, contents: nil)
+    }
+    process.standardOutput = FileHandle(forWritingAtPath: out + ".summary")
+    process.standardError = FileHandle(forWritingAtPath: out + ".log")
+    return try ChildProcess(process)
+  }
+
+  /// The JSON summary the run printed.
+  func summary(_ out: String) throws -> [String: Any] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: out + ".summary"))
+    return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+  }
+
+  /// Waits until the process ignores or catches SIGINT and SIGTERM (`SigIgn`, `SigCgt` in /proc; the
+  /// command sets SIG_IGN, libdispatch's signal sources then install their handler): a signal now is
+  /// the crawl's to handle, not a default death.
+  func waitForSignalHandling(_ pid: Int32) async throws {
+    let mask: UInt64 = 1 << (UInt64(SIGINT) - 1) | 1 << (UInt64(SIGTERM) - 1)
+    for _ in 0..<1000 {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      let handled = ["SigIgn:", "SigCgt:"].reduce(UInt64(0)) { handled, field in
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else {
+          return handled
+        }
+        return handled
+          | (UInt64(line.dropFirst(field.count).trimmingCharacters(in: .whitespaces), radix: 16) ?? 0)
+      }
+      if handled & mask == mask { return }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    Issue.record("the crawl never set up its signal handling")
+  }
+
+  /// Every listed URL's request count at the server.
+  func requestCounts(prefix: String, count: Int) throws -> [Int] {
+    try (0..<count).map { try server.stats(bucket: "\(prefix)\($0)").count }
+  }
+
+  static let pages = 40
+
+  /// 40 pages of 300 ms, 2 at a time (about 6 s): stopped at several moments by either signal, each
+  /// page in flight finishes within the 2 s grace, so over the stopped run and its rerun every page is
+  /// requested exactly once.
+  @Test(arguments: [(SIGINT, 0.2), (SIGTERM, 0.7), (SIGINT, 1.3), (SIGTERM, 1.9), (SIGINT, 2.6)])
+  func aSignalStopsTheCrawlAndTheRerunDoesOnlyTheRest(signal: Int32, delay: Double) async throws {
+    let prefix = "s\(signal)-\(Int(delay * 10))-"
+    let list = try writeList(prefix, count: Self.pages, milliseconds: 300, prefix: prefix)
+    let out = root + "/" + prefix
+    let victim = try start(list, out)
+    try await waitForSignalHandling(victim.processIdentifier)
+    try await Task.sleep(for: .seconds(delay))
+    kill(victim.processIdentifier, signal)
+    let status = await victim.exitStatus()
+    let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
+    #expect(status == (signal == SIGINT ? 130 : 143), "\(log)")
+
+    // A valid manifest of what the run finished, each URL once, all of them ok.
+    let finished = try readManifest(out)
+    #expect(Set(finished.map(\.normalizedURL)).count == finished.count)
+    #expect(finished.allSatisfy { $0.outcome == .ok }, "\(finished.compactMap(\.error))")
+    #expect(finished.count < Self.pages, "the signal came after the crawl (\(delay) s)")
+    let stopped = try summary(out)
+    #expect(stopped["interrupted"] as? Bool == true)
+    #expect(stopped["records"] as? Int == finished.count)
+    #expect(log.contains("\"event\":\"stopping\""))
+    // The state is intact and holds each finished URL's record of this (unfinished) run.
+    do {
+      let state = try StateStore(path: out + "/.thumbify/state.sqlite")
+      for record in finished { #expect(try state.page(record.normalizedURL).current == record) }
+    }
+    // Nothing was asked twice, and the pages in flight were let finish (not cut off by the stop).
+    let afterStop = try requestCounts(prefix: prefix, count: Self.pages)
+    #expect(afterStop.allSatisfy { $0 <= 1 })
+    #expect(afterStop.reduce(0, +) == finished.count, "pages were requested but not saved")
+
+    // The rerun resumes: it reuses the finished records and requests only the other pages.
+    #expect(try await start(list, out).exitStatus() == 0)
+    #expect(try readManifest(out).count == Self.pages)
+    let rerun = try summary(out)
+    #expect(rerun["resumed"] as? Bool == true)
+    #expect(rerun["reused"] as? Int == finished.count)
+    #expect(rerun["interrupted"] as? Bool == false)
+    #expect(try requestCounts(prefix: prefix, count: Self.pages) == Array(repeating: 1, count: Self.pages))
+  }
+
+  /// Pages held 30 s: the first signal waits for them, the second cancels them at once; the cancelled
+  /// pages are not saved (no `cancelled` failure for the resumed run to reuse), so the rerun fetches
+  /// them.
+  @Test func aSecondSignalCancelsWhatIsInFlight() async throws {
+    let prefix = "second-"
+    let count = 2  // --per-host 2: both in flight at once
+    let list = try writeList(prefix, count: count, milliseconds: 30_000, prefix: prefix)
+    let out = root + "/second"
+    let victim = try start(list, out)
+    try await waitForSignalHandling(victim.processIdentifier)
+    // Every page is in flight.
+    while try requestCounts(prefix: prefix, count: count).reduce(0, +) < count {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    kill(victim.processIdentifier, SIGINT)
+    try await Task.sleep(for: .milliseconds(300))
+    let second = Date()
+    kill(victim.processIdentifier, SIGINT)
+    let status = await victim.exitStatus()
+    let took = Date().timeIntervalSince(second)
+    #expect(status == 130)
+    #expect(took < 1.5, "the second signal took \(took) s to stop the crawl")
+    #expect(try readManifest(out).isEmpty)
+    #expect(try summary(out)["interrupted"] as? Bool == true)
+    let state = try StateStore(path: out + "/.thumbify/state.sqlite")
+    for url in try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n") {
+      #expect(try state.page(URLNormalization.normalize(String(url))).isEmpty)
+    }
+  }
+
+  /// A single signal cancels the pages still in flight once the 2 s grace is over.
+  @Test func pagesStillInFlightAfterTheGraceAreCancelled() async throws {
+    let prefix = "grace-"
+    let list = try writeList(prefix, count: 2, milliseconds: 30_000, prefix: prefix)
+    let out = root + "/grace"
+    let victim = try start(list, out)
+    try await waitForSignalHandling(victim.processIdentifier)
+    while try requestCounts(prefix: prefix, count: 2).reduce(0, +) < 2 {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let signalled = Date()
+    kill(victim.processIdentifier, SIGTERM)
+    #expect(await victim.exitStatus() == 143)
+    let took = Date().timeIntervalSince(signalled)
+    #expect(took >= 1.9 && took < 4, "stopped \(took) s after SIGTERM, the grace is 2 s")
+    #expect(try readManifest(out).isEmpty)
+  }
+}
