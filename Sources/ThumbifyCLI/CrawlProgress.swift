@@ -60,6 +60,16 @@ final class CrawlProgress: Sendable {
     if let bar { console.writeError(raw: "\r\u{1B}[2K" + bar) }
   }
 
+  /// Logs a URL removed by `--prune` (JSON log only: the text summary counts them, last-run.json names them).
+  func pruned(_ url: String) {
+    guard format == .json, !isQuiet, let line = Self.json(["event": "pruned", "url": url]) else { return }
+    let wasDrawn = state.withLock { $0.isBarDrawn }
+    console.writeError(raw: (wasDrawn ? "\r\u{1B}[2K" : "") + Console.escapingControls(line) + "\n")
+  }
+
+  /// How many cards without an image or icon the text summary names (the rest are in last-run.json).
+  static let namedWithoutImage = 3
+
   /// Erases the bar before the summary.
   func finish() {
     let wasDrawn = state.withLock { $0.isBarDrawn }
@@ -101,33 +111,65 @@ final class CrawlProgress: Sendable {
   }
 
   /// The final summary: one paragraph in text, one object in JSON.
-  func summary(_ summary: CrawlJob.Summary, written: (blobs: Int, bytes: Int), manifest: String) -> String {
+  ///
+  /// - Parameter report: the path of last-run.json, where the whole report is.
+  func summary(
+    _ summary: CrawlJob.Summary, written: (blobs: Int, bytes: Int), manifest: String, report: String
+  ) -> String {
     let outcomes = summary.outcomes
     let count = { (outcome: CrawlRecord.Outcome) in outcomes[outcome] ?? 0 }
+    let crawled = summary.records - summary.kept
     switch format {
     case .json:
-      return Self.json([
-        "event": "summary", "records": summary.records, "ok": count(.ok), "notModified": count(.notModified),
-        "stale": count(.stale), "failed": count(.failed), "invalidLines": summary.invalidLines,
-        "duplicates": summary.duplicates, "imageFailures": summary.imageFailures, "newBlobs": written.blobs,
+      var object: [String: Any] = [
+        "event": "summary", "ok": count(.ok), "notModified": count(.notModified),
+        "stale": count(.stale), "failed": count(.failed), "newBlobs": written.blobs,
         "bytesWritten": written.bytes, "seconds": (summary.seconds * 1000).rounded() / 1000,
-        "resumed": summary.isResumed, "manifest": manifest, "crashedDecoder": summary.crashedDecoderSkips,
-      ]) ?? "{}"
+        "manifest": manifest, "report": report,
+      ]
+      // The JSON log lists what the report lists (cards without image or icon, failures, pruned URLs),
+      // up to the same cap.
+      object.merge(RunReport.members(summary, listing: CrawlReport.maxListed)) { old, _ in old }
+      return Self.json(object) ?? "{}"
     case .text:
-      let rate = summary.seconds > 0 ? Double(summary.records) / summary.seconds : 0
-      var text = String(
-        format: "Crawled %d URLs in %.1f s (%.1f URLs/s)", summary.records, summary.seconds, rate)
+      let rate = summary.seconds > 0 ? Double(crawled) / summary.seconds : 0
+      var text = String(format: "Crawled %d URLs in %.1f s (%.1f URLs/s)", crawled, summary.seconds, rate)
       text += summary.isResumed ? ", resuming an interrupted run" : ""
       text += ": \(count(.ok)) ok, \(count(.notModified)) not modified, \(count(.stale)) stale, "
       text += "\(count(.failed)) failed.\n"
       text += "Skipped \(summary.invalidLines) invalid \(summary.invalidLines == 1 ? "line" : "lines") and "
       text += "\(summary.duplicates) \(summary.duplicates == 1 ? "duplicate" : "duplicates"); "
       text +=
-        "\(summary.imageFailures) \(summary.imageFailures == 1 ? "card" : "cards") without a wanted image or icon.\n"
+        "\(summary.imageFailures) \(summary.imageFailures == 1 ? "card" : "cards") without a wanted image or icon"
+      let named = summary.report.withoutImage.prefix(Self.namedWithoutImage)
+      if !named.isEmpty {
+        text += ": " + named.map { "\($0.url) (\($0.kind) \($0.code))" }.joined(separator: ", ")
+        let others = summary.report.withoutImageTotal - Set(named.map(\.url)).count
+        if others > 0 { text += " and \(others) more" }
+      }
+      text += ".\n"
+      if let codes = Self.errorCodes(summary.report.byCode) { text += "Errors by code: \(codes).\n" }
+      let hosts = summary.report.topHosts().filter { $0.failures > 0 || $0.withoutImage > 0 }
+      if !hosts.isEmpty {
+        text += "Hosts with the most problems: "
+        text +=
+          hosts.map { host in
+            "\(host.host) (\(host.failures) of \(host.urls) failed or stale, \(host.withoutImage) without image)"
+          }.joined(separator: "; ") + ".\n"
+      }
+      if summary.kept > 0 {
+        text += "Kept \(summary.kept) \(summary.kept == 1 ? "URL" : "URLs") missing from the list "
+        text += "(their last cards stay in the manifest; --prune removes them).\n"
+      }
+      if summary.pruned > 0 {
+        text += "Pruned \(summary.pruned) \(summary.pruned == 1 ? "URL" : "URLs") missing from the list "
+        text += "(cards, records and state; 'thumbify gc' removes their blobs).\n"
+      }
       text +=
         "Wrote \(written.blobs) new \(written.blobs == 1 ? "blob" : "blobs") (\(Self.bytes(written.bytes))).\n"
       if let warning = Self.crashedDecoderWarning(summary.crashedDecoderSkips) { text += warning + "\n" }
-      text += "Manifest: \(manifest)"
+      text += "Manifest: \(manifest)\n"
+      text += "Report: \(report)"
       return text
     }
   }
@@ -139,6 +181,16 @@ final class CrawlProgress: Sendable {
     return
       "An earlier run died decoding \(urls.count == 1 ? "an image" : "\(urls.count) images"): skipped "
       + "as crashedDecoder (\(first)\(others)); a newer thumbify or changed bytes try again."
+  }
+
+  /// `page httpStatus 2, dns 1; image undecodableImage 1`, or nil when there was no error.
+  static func errorCodes(_ byCode: [String: [String: Int]]) -> String? {
+    let kinds = ["page", "line", "image", "icon"].compactMap { kind -> String? in
+      guard let codes = byCode[kind], !codes.isEmpty else { return nil }
+      let sorted = codes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+      return kind + " " + sorted.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+    return kinds.isEmpty ? nil : kinds.joined(separator: "; ")
   }
 
   static func bytes(_ count: Int) -> String {

@@ -33,6 +33,8 @@ public struct OutputLayout: Sendable, Hashable {
   public var lock: String { stateDirectory + "/lock" }
   public var standardInputSpool: String { stateDirectory + "/stdin-urls.txt" }
   public var decodeJournal: String { stateDirectory + "/decodes.journal" }
+  /// The last crawl's run report (`thumbify crawl`), written whole at its end.
+  public var lastRun: String { stateDirectory + "/last-run.json" }
 
   private func inside(_ name: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
