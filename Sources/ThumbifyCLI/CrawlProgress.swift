@@ -97,6 +97,16 @@ final class CrawlProgress: Sendable {
     if let bar { console.writeError(raw: "\r\u{1B}[2K" + bar) }
   }
 
+  /// Logs a URL removed by `--prune` (JSON log only: the text summary counts them, last-run.json names them).
+  func pruned(_ url: String) {
+    guard format == .json, !isQuiet, let line = Self.json(["event": "pruned", "url": url]) else { return }
+    let wasDrawn = state.withLock { $0.isBarDrawn }
+    console.writeError(raw: (wasDrawn ? "\r\u{1B}[2K" : "") + Console.escapingControls(line) + "\n")
+  }
+
+  /// How many cards without an image or icon the text summary names (the rest are in last-run.json).
+  static let namedWithoutImage = 3
+
   /// Erases the bar before the summary.
   func finish() {
     timer.withLock { $0.take() }?.cancel()
@@ -139,23 +149,29 @@ final class CrawlProgress: Sendable {
   }
 
   /// The final summary: one paragraph in text, one object in JSON.
-  func summary(_ summary: CrawlJob.Summary, written: (blobs: Int, bytes: Int), manifest: String) -> String {
+  ///
+  /// - Parameter report: the path of last-run.json, where the whole report is.
+  func summary(
+    _ summary: CrawlJob.Summary, written: (blobs: Int, bytes: Int), manifest: String, report: String
+  ) -> String {
     let outcomes = summary.outcomes
     let count = { (outcome: CrawlRecord.Outcome) in outcomes[outcome] ?? 0 }
+    // Kept records (URLs missing from the list, or not reached by a stopped run) are earlier runs'.
+    let crawled = summary.records - summary.kept - summary.keptFromEarlierRuns
     switch format {
     case .json:
-      return Self.json([
-        "event": "summary", "records": summary.records, "ok": count(.ok), "notModified": count(.notModified),
-        "stale": count(.stale), "failed": count(.failed), "invalidLines": summary.invalidLines,
-        "duplicates": summary.duplicates, "imageFailures": summary.imageFailures, "newBlobs": written.blobs,
+      var object: [String: Any] = [
+        "event": "summary", "ok": count(.ok), "notModified": count(.notModified),
+        "stale": count(.stale), "failed": count(.failed), "newBlobs": written.blobs,
         "bytesWritten": written.bytes, "seconds": (summary.seconds * 1000).rounded() / 1000,
-        "resumed": summary.isResumed, "manifest": manifest, "crashedDecoder": summary.crashedDecoderSkips,
-        "reused": summary.reused, "interrupted": summary.isInterrupted,
-        "keptFromEarlierRuns": summary.keptFromEarlierRuns,
-      ]) ?? "{}"
+        "manifest": manifest, "report": report, "reused": summary.reused,
+        "interrupted": summary.isInterrupted, "keptFromEarlierRuns": summary.keptFromEarlierRuns,
+      ]
+      // The JSON log lists what the report lists (cards without image or icon, failures, pruned URLs),
+      // up to the same cap.
+      object.merge(RunReport.members(summary, listing: CrawlReport.maxListed)) { old, _ in old }
+      return Self.json(object) ?? "{}"
     case .text:
-      // A stopped run's manifest also holds earlier records of the URLs it did not reach.
-      let crawled = summary.records - summary.keptFromEarlierRuns
       let rate = summary.seconds > 0 ? Double(crawled) / summary.seconds : 0
       var text = String(
         format: "%@ %d URLs in %.1f s (%.1f URLs/s)", summary.isInterrupted ? "Stopped after" : "Crawled",
@@ -168,7 +184,31 @@ final class CrawlProgress: Sendable {
       text += "Skipped \(summary.invalidLines) invalid \(summary.invalidLines == 1 ? "line" : "lines") and "
       text += "\(summary.duplicates) \(summary.duplicates == 1 ? "duplicate" : "duplicates"); "
       text +=
-        "\(summary.imageFailures) \(summary.imageFailures == 1 ? "card" : "cards") without a wanted image or icon.\n"
+        "\(summary.imageFailures) \(summary.imageFailures == 1 ? "card" : "cards") without a wanted image or icon"
+      let named = summary.report.withoutImage.prefix(Self.namedWithoutImage)
+      if !named.isEmpty {
+        text += ": " + named.map { "\($0.url) (\($0.kind) \($0.code))" }.joined(separator: ", ")
+        let others = summary.report.withoutImageTotal - Set(named.map(\.url)).count
+        if others > 0 { text += " and \(others) more" }
+      }
+      text += ".\n"
+      if let codes = Self.errorCodes(summary.report.byCode) { text += "Errors by code: \(codes).\n" }
+      let hosts = summary.report.topHosts().filter { $0.failures > 0 || $0.withoutImage > 0 }
+      if !hosts.isEmpty {
+        text += "Hosts with the most problems: "
+        text +=
+          hosts.map { host in
+            "\(host.host) (\(host.failures) of \(host.urls) failed or stale, \(host.withoutImage) without image)"
+          }.joined(separator: "; ") + ".\n"
+      }
+      if summary.kept > 0 {
+        text += "Kept \(summary.kept) \(summary.kept == 1 ? "URL" : "URLs") missing from the list "
+        text += "(their last cards stay in the manifest; --prune removes them).\n"
+      }
+      if summary.pruned > 0 {
+        text += "Pruned \(summary.pruned) \(summary.pruned == 1 ? "URL" : "URLs") missing from the list "
+        text += "(cards, records and state; 'thumbify gc' removes their blobs).\n"
+      }
       text +=
         "Wrote \(written.blobs) new \(written.blobs == 1 ? "blob" : "blobs") (\(Self.bytes(written.bytes))).\n"
       if let warning = Self.crashedDecoderWarning(summary.crashedDecoderSkips) { text += warning + "\n" }
@@ -179,7 +219,8 @@ final class CrawlProgress: Sendable {
           ? " (the manifest keeps the last good record of \(summary.keptFromEarlierRuns) of them)" : ""
         text += "; run the same command again to do only the rest.\n"
       }
-      text += "Manifest: \(manifest)"
+      text += "Manifest: \(manifest)\n"
+      text += "Report: \(report)"
       return text
     }
   }
@@ -191,6 +232,16 @@ final class CrawlProgress: Sendable {
     return
       "An earlier run died decoding \(urls.count == 1 ? "an image" : "\(urls.count) images"): skipped "
       + "as crashedDecoder (\(first)\(others)); a newer thumbify or changed bytes try again."
+  }
+
+  /// `page httpStatus 2, dns 1; image undecodableImage 1`, or nil when there was no error.
+  static func errorCodes(_ byCode: [String: [String: Int]]) -> String? {
+    let kinds = ["page", "line", "image", "icon"].compactMap { kind -> String? in
+      guard let codes = byCode[kind], !codes.isEmpty else { return nil }
+      let sorted = codes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+      return kind + " " + sorted.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+    return kinds.isEmpty ? nil : kinds.joined(separator: "; ")
   }
 
   static func bytes(_ count: Int) -> String {

@@ -22,8 +22,9 @@ enum HelpFormatter {
   static func help(_ spec: CommandSpec, subcommands: [(name: String, abstract: String)] = []) -> String {
     var text = "OVERVIEW: \(spec.abstract)\n"
     if let discussion = spec.discussion {
+      // A paragraph indented by two spaces (a table, such as the exit codes) is kept as written.
       let paragraphs = discussion.components(separatedBy: "\n\n").map {
-        wrap($0, width: width).joined(separator: "\n")
+        $0.hasPrefix("  ") ? $0 : wrap($0, width: width).joined(separator: "\n")
       }
       text += "\n" + paragraphs.joined(separator: "\n\n") + "\n"
     }

@@ -40,6 +40,8 @@ public struct OutputLayout: Sendable, Hashable {
   public var manifest: String { Self.path(Self.manifestName, in: directory) }
   public var blobs: String { Self.path(Self.blobsName, in: directory) }
   public var cards: String { Self.path(Self.cardsName, in: directory) }
+  /// The last crawl's run report (`thumbify crawl`), written whole at its end.
+  public var lastRun: String { Self.path("last-run.json", in: stateDirectory) }
 
   public var stateDatabase: String { Self.path("state.sqlite", in: stateDirectory) }
   public var lock: String { Self.path("lock", in: stateDirectory) }

@@ -12,14 +12,18 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
   case lineTooLong(path: String, line: Int, limit: Int)
   /// Another live process holds the directory's run lock (`pid` when it wrote one).
   case locked(directory: String, pid: Int32?)
+  /// Pruning would remove more of the known URLs than its limit allows (`limit` as given, `20%`):
+  /// nothing was removed or replaced.
+  case pruneRefused(removing: Int, known: Int, limit: String)
 
-  /// A stable code: `storageFailed`, `stateFailed`, `malformedManifest` or `locked`.
+  /// A stable code: `storageFailed`, `stateFailed`, `malformedManifest`, `locked` or `pruneRefused`.
   public var code: String {
     switch self {
     case .io: "storageFailed"
     case .database: "stateFailed"
     case .malformedLine, .lineTooLong: "malformedManifest"
     case .locked: "locked"
+    case .pruneRefused: "pruneRefused"
     }
   }
 
@@ -34,6 +38,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case .locked(let directory, let pid?):
       "Another thumbify run (pid \(pid)) is using '\(directory)'; wait for it to finish."
     case .locked(let directory, nil): "Another thumbify run is using '\(directory)'; wait for it to finish."
+    case .pruneRefused(let removing, let known, let limit):
+      "Pruning would remove \(removing) of the \(known) known URLs, more than the limit of \(limit); "
+        + "nothing was removed."
     }
   }
 }

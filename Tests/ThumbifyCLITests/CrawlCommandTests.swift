@@ -8,7 +8,8 @@ struct CrawlCommandTests {
   static let crawlUsage =
     "thumbify crawl <urls-file> --out <dir> [--state <dir>] [--variant <spec> ...] [--max-age <duration>] "
     + "[--timeout <seconds>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
-    + "[--cacert <file>] [--contact <url>] [--quiet] [--log-format <format>]"
+    + "[--cacert <file>] [--contact <url>] [--max-failures <n|p%>] [--prune] [--prune-max <n|p%>] [--force-prune] "
+    + "[--metrics <file>] [--quiet] [--log-format <format>]"
 
   @Test func crawlHelpShowsUsageOptionsAndExitCodes() async {
     let result = await runCLI(["crawl", "--help"])
@@ -19,7 +20,25 @@ struct CrawlCommandTests {
     #expect(result.out.contains("\n  <urls-file>             The URL list ('-' reads standard input).\n"))
     #expect(result.out.contains("\n  -o, --out <dir>         The output directory.\n"))
     #expect(result.out.contains("\n  --log-format <format>   text or json. (default: text)\n"))
-    #expect(result.out.contains("64 for bad usage, 70 when the run could"))
+    // The exit codes, one table (README "Exit codes" has the same rows).
+    #expect(
+      result.out.contains(
+        """
+        Exit status:
+
+          0    success: no URL failed, or no more than --max-failures
+          1    more failed, stale or invalid URLs than --max-failures allows
+               (they are in the manifest, the log and last-run.json)
+          64   bad usage
+          70   the run could not proceed: directory locked by another run, state
+               or output not writable, list unreadable, --prune over --prune-max
+          130  stopped by SIGINT (Ctrl-C), after committing what was finished
+          143  stopped by SIGTERM, after committing what was finished
+
+        USAGE:
+        """))
+    #expect(
+      result.out.contains("\n  --prune-max <n|p%>      With --prune, refuse (exit 70, nothing removed) to\n"))
   }
 
   @Test func rootHelpListsCrawlAndGC() async {
@@ -57,6 +76,16 @@ struct CrawlCommandTests {
       "The value 'xml' is invalid for '--log-format <format>'"
     ),
     (["crawl", "u", "--out", "x", "--bogus"], "Unknown option '--bogus'"),
+    (
+      ["crawl", "u", "--out", "x", "--max-failures", "ten"],
+      "The value 'ten' is invalid for '--max-failures <n|p%>'"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--prune", "--prune-max", "120%"],
+      "The value '120%' is invalid for '--prune-max <n|p%>'"
+    ),
+    (["crawl", "u", "--out", "x", "--prune-max", "5"], "'--prune-max' needs '--prune'"),
+    (["crawl", "u", "--out", "x", "--force-prune"], "'--force-prune' needs '--prune'"),
   ])
   func badCrawlUsageIsTheThreeLineErrorBlock(arguments: [String], message: String) async {
     let result = await runCLI(arguments)

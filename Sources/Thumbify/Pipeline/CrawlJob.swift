@@ -10,10 +10,14 @@ import ThumbifyStore
 /// 3. Crawls the list with `Crawler`, saving each record as it is made (group commit,
 ///    `StateStore.GroupCommit.crawl`: a kill loses at most the last batch, which the resumed run redoes).
 /// 4. Reads the list a second time and writes `manifest.jsonl` (one record per distinct URL, in input
-///    order) to a temp file, fsyncs it and renames it into place; then marks the run finished.
+///    order, then the last records of the URLs the state knows that this list does not name) to a
+///    temp file, fsyncs it and renames it into place; then marks the run finished.
 ///    The per-URL card files (`cards/<key>.json`, `CardWriter`) are written by the crawl's workers as
-///    each record is saved (by the manifest pass when the run resumes), and the pass removes the cards
-///    of URLs no longer listed.
+///    each record is saved (by the manifest pass when the run resumes). Nothing is deleted silently:
+///    the cards and records of URLs missing from the list are kept, unless `pruning` is given; then
+///    they are removed (cards, manifest records and state rows), provided they are no more than
+///    `Pruning.limit` of the URLs known (`StoreError.pruneRefused` otherwise, before anything is
+///    replaced or removed).
 ///
 /// Memory is bounded by the configuration's concurrency, never by the length of the list.
 ///
@@ -47,6 +51,14 @@ public final class CrawlJob: Sendable {
     /// In a stopped run, the listed URLs it did not reach whose last good record from an earlier run is
     /// in the manifest (not counted in `outcomes`).
     public var keptFromEarlierRuns = 0
+    /// URLs missing from this run's list whose records (from earlier runs) the manifest kept.
+    public var kept = 0
+    /// URLs missing from this run's list that were removed (`Pruning`), and the first
+    /// `CrawlReport.maxListed` of them.
+    public var pruned = 0
+    public var prunedURLs: [String] = []
+    /// Errors by code, outcomes by host, and the URLs that failed or lack an image or icon.
+    public var report = CrawlReport()
 
     public init() {}
 
@@ -107,14 +119,38 @@ public final class CrawlJob: Sendable {
   /// Stops at once: the transfers and image work in flight are cancelled (and not saved).
   public func stopNow() { stopper.stopNow() }
 
+  /// Removing the URLs missing from a run's list (`thumbify crawl --prune`).
+  public struct Pruning: Sendable {
+    /// The most that may be removed, as a count or a share of the URLs the state knows (listed and
+    /// missing): a list cut short by accident must not empty the output.
+    public var limit: Threshold
+    /// Removes them all the same (`--force-prune`).
+    public var isForced: Bool
+    /// Called with each URL removed, as it is removed (the JSON log names them all).
+    public var onRemoved: @Sendable (String) -> Void
+
+    public init(
+      limit: Threshold = .percent(20), isForced: Bool = false,
+      onRemoved: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+      self.limit = limit
+      self.isForced = isForced
+      self.onRemoved = onRemoved
+    }
+  }
+  let pruning: Pruning?
+
   /// - Parameters:
   ///   - layout: the output directory and the state directory, both explicit (the CLI resolves the
   ///     default state directory, `OutputLayout.resolving`, and moves an old one, `StateMigration`).
   ///   - thumbnailer: in production a `Thumbnailer` whose `BlobStore` is rooted at `layout.directory`.
+  ///   - pruning: remove the URLs missing from the list; `nil` keeps them.
   public init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
-    extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil
+    extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
+    pruning: Pruning? = nil
   ) {
+    self.pruning = pruning
     self.robots = robots
     self.layout = layout
     self.configuration = configuration
@@ -200,7 +236,9 @@ public final class CrawlJob: Sendable {
             // In a fresh run a reused record can only come from an earlier line of the same list.
             if isReused && run.isResumed { summary.reused += 1 }
             if isReused && !run.isResumed { summary.duplicates += 1 }
-          case .invalidLine: summary.invalidLines += 1
+          case .invalidLine(let line, let text, let error):
+            summary.invalidLines += 1
+            summary.report.addInvalidLine(line, text: text, code: error.code, message: error.description)
           case .duplicate: summary.duplicates += 1
           }
         }
@@ -225,7 +263,8 @@ public final class CrawlJob: Sendable {
       // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
       let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
       try state.forEachRecord(
-        of: run.id, isDistinct: isDistinct, keepingEarlier: isStopped,
+        of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
+        keepingUnlisted: pruning == nil || isStopped,
         in: {
           while let entry = list.next() {
             if case .url(_, _, let normalized) = entry { return normalized }
@@ -240,21 +279,51 @@ public final class CrawlJob: Sendable {
           try writer.append(encoded: stored.json)
           if stored.isEarlier {
             summary.keptFromEarlierRuns += 1  // its card, from that run, is kept (no sweep below)
+          } else if stored.isKept {
+            summary.kept += 1
           } else if !run.isResumed, let outcome = stored.outcome, let hasImageFailure = stored.hasImageFailure
           {
             summary.outcomes[outcome, default: 0] += 1
             if hasImageFailure { summary.imageFailures += 1 }
+            // Only a record with a problem is decoded, for its error codes and messages.
+            let isProblem = hasImageFailure || outcome == .failed || outcome == .stale
+            summary.report.add(
+              normalizedURL: stored.normalizedURL, outcome: outcome, hasImageFailure: hasImageFailure,
+              record: isProblem ? stored.record : nil)
           } else if let record = stored.record {
             try cards.write(record)
             summary.outcomes[record.outcome, default: 0] += 1
-            if record.imageError != nil || record.iconError != nil { summary.imageFailures += 1 }
+            let hasImageFailure = record.imageError != nil || record.iconError != nil
+            if hasImageFailure { summary.imageFailures += 1 }
+            summary.report.add(
+              normalizedURL: stored.normalizedURL, outcome: record.outcome, hasImageFailure: hasImageFailure,
+              record: record)
           }
         })
       // A list that could not be read to its end must not replace the manifest (or sweep cards).
       if let error = list.error { throw error }
+      var unlisted = 0
+      // A stopped run prunes nothing: the listed URLs it did not reach have no record of it either.
+      if let pruning, !isStopped {
+        let known = try state.pageCount()
+        unlisted = known - writer.count
+        if unlisted > 0, !pruning.isForced, !pruning.limit.allows(unlisted, of: known) {
+          throw StoreError.pruneRefused(removing: unlisted, known: known, limit: pruning.limit.description)
+        }
+      }
       if let robots { try state.saveRobotsEntries(robots.export()) }
       try cards.drain()
       try writer.commit()
+      if let pruning, unlisted > 0, !isStopped {
+        // After the manifest without them is in place (a kill before this point leaves the run
+        // unfinished, and its resumption prunes again); the sweep below would remove their cards
+        // too, but only in a run that started with cards.
+        summary.pruned = try state.removePages(notOf: run.id) { url in
+          unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
+          pruning.onRemoved(url)
+          if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
+        }
+      }
       if hadCards && !isStopped { _ = try cards.finish() }
       summary.records = writer.count
       if !isStopped { try state.finishRun(run.id) }

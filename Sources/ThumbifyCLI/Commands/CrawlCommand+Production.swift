@@ -10,6 +10,8 @@ extension CrawlCommand {
     var extractor: any MetadataExtracting
     var thumbnailer: any ThumbnailMaking
     var store: CountingBlobStore
+    /// The fetcher, counting the bytes it receives (`fetcher` is this one).
+    var counting: CountingFetcher
     var robots: CrawlJob.PersistentCache?
     var shutdown: @Sendable () -> Void
 
@@ -17,7 +19,8 @@ extension CrawlCommand {
       var configuration = options.fetcher
       configuration.maxConcurrentTransfers = max(options.configuration.concurrency, 8)
       let fetcher = try CurlFetcher(configuration: configuration)
-      self.fetcher = fetcher
+      counting = CountingFetcher(fetcher)
+      self.fetcher = counting
       extractor = MetadataExtractor(
         iconTargetSize: options.configuration.iconVariants.map(\.box.width).max() ?? 64)
       store = CountingBlobStore(BlobStore(root: options.outputDirectory))

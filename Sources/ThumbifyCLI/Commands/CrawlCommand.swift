@@ -14,12 +14,20 @@ enum CrawlCommand: Subcommand {
       thumbnails of its image and icon, and writes content-addressed blobs and \
       <dir>/manifest.jsonl (one record per URL, in input order). A rerun on the same \
       directory sends conditional requests and keeps unchanged cards; a killed run is \
-      resumed. See docs/crawl.md.
+      resumed. URLs missing from the list keep their cards and records (listed after \
+      the others) unless --prune is given. The run report goes to last-run.json in the \
+      state directory. See docs/crawl.md.
 
-      Exit status: 0 when every URL succeeded, 1 when some failed or were invalid (they \
-      are in the manifest or the log), 64 for bad usage, 70 when the run could not \
-      proceed (directory locked by another run, state or output not writable), 130 \
-      after SIGINT and 143 after SIGTERM.
+      Exit status:
+
+        0    success: no URL failed, or no more than --max-failures
+        1    more failed, stale or invalid URLs than --max-failures allows
+             (they are in the manifest, the log and last-run.json)
+        64   bad usage
+        70   the run could not proceed: directory locked by another run, state
+             or output not writable, list unreadable, --prune over --prune-max
+        130  stopped by SIGINT (Ctrl-C), after committing what was finished
+        143  stopped by SIGTERM, after committing what was finished
 
       SIGINT (Ctrl-C) or SIGTERM stops the crawl: no new URL is taken, pages in flight \
       get 2 s to finish and are then cancelled, what is finished is saved, the manifest \
@@ -53,6 +61,28 @@ enum CrawlCommand: Subcommand {
       .option(
         "cacert", value: "file", help: "A PEM file of CA certificates to trust instead of the system's."),
       .option("contact", value: "url", help: "A URL identifying the operator, sent in the User-Agent."),
+      .option(
+        "max-failures", value: "n|p%",
+        help:
+          "Exit 0 while no more URLs than this failed, are stale or are invalid lines: a count, or a share "
+          + "of the URLs listed.",
+        default: "0"),
+      .flag(
+        "prune",
+        help:
+          "Remove the cards, manifest records and state of URLs missing from the list (kept without it); "
+          + "'thumbify gc' then removes their blobs."),
+      .option(
+        "prune-max", value: "n|p%",
+        // The default is in the text, not `default:` (which the parser would fill in, and the check
+        // that --prune-max is only given with --prune could not tell).
+        help:
+          "With --prune, refuse (exit 70, nothing removed) to remove more than this of the known URLs. "
+          + "(default: 20%)"),
+      .flag("force-prune", help: "With --prune, remove them however many there are."),
+      .option(
+        "metrics", value: "file",
+        help: "Write a Prometheus textfile (node_exporter's textfile collector) with the run's counts."),
       .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
       .option("log-format", value: "format", help: "text or json.", default: "text"),
     ]
@@ -67,6 +97,13 @@ enum CrawlCommand: Subcommand {
     var fetcher: FetcherConfiguration
     var isQuiet: Bool
     var logFormat: CrawlProgress.LogFormat
+    /// `--max-failures`: above it the run exits 1.
+    var maxFailures: Threshold
+    /// `--prune`, `--prune-max`, `--force-prune`: `nil` keeps the URLs missing from the list.
+    var pruneLimit: Threshold?
+    var isPruneForced: Bool
+    /// `--metrics <file>`.
+    var metricsPath: String?
   }
 
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> Options {
@@ -101,6 +138,19 @@ enum CrawlCommand: Subcommand {
       throw UsageError("The value '\(formatText)' is invalid for '--log-format <format>'")
     }
     let concurrency = try integer("concurrency", "n", range: 1...4_096)
+    func threshold(_ name: String, default text: String) throws(UsageError) -> Threshold {
+      let text = arguments.value(name) ?? text
+      guard let threshold = Threshold(text) else {
+        throw UsageError("The value '\(text)' is invalid for '--\(name) <n|p%>'")
+      }
+      return threshold
+    }
+    let isPruning = arguments.flag("prune")
+    for name in ["prune-max", "force-prune"] where !isPruning {
+      if arguments.value(name) != nil || arguments.flag(name) {
+        throw UsageError("'--\(name)' needs '--prune'")
+      }
+    }
     return Options(
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
       configuration: CrawlConfiguration(
@@ -108,7 +158,11 @@ enum CrawlCommand: Subcommand {
         variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout),
       fetcher: fetcher,
       isQuiet: arguments.flag("quiet"),
-      logFormat: logFormat)
+      logFormat: logFormat,
+      maxFailures: try threshold("max-failures", default: "0"),
+      pruneLimit: isPruning ? try threshold("prune-max", default: "20%") : nil,
+      isPruneForced: arguments.flag("force-prune"),
+      metricsPath: arguments.value("metrics"))
   }
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
@@ -146,10 +200,13 @@ enum CrawlCommand: Subcommand {
     let progress = CrawlProgress(
       console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
     progress.start()
+    let pruning = options.pruneLimit.map { limit in
+      CrawlJob.Pruning(limit: limit, isForced: options.isPruneForced, onRemoved: { progress.pruned($0) })
+    }
     let job = CrawlJob(
       layout: layout, configuration: options.configuration,
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
-      robots: components.robots)
+      robots: components.robots, pruning: pruning)
     let signals = StopSignals(
       onFirst: { signal in
         job.stop(cancellingAfter: .seconds(2))
@@ -162,6 +219,30 @@ enum CrawlCommand: Subcommand {
         progress.note("Stopping at once: cancelling what is in flight.")
       })
     defer { signals.cancel() }
+    let started = Date()
+    /// Writes last-run.json and the metrics file; a failure to write them is reported, and fatal.
+    func report(_ summary: CrawlJob.Summary?, error: String?, status: Int32) -> Int32 {
+      var report = RunReport(
+        summary: summary, error: error, exitStatus: status, started: started, finished: Date(),
+        written: components.store.written, fetchedBytes: components.counting.fetchedBytes,
+        maxFailures: options.maxFailures, lastSuccess: nil)
+      report.lastSuccess =
+        status == ExitCode.success
+        ? report.finished
+        : RunReport.previousLastSuccess(metrics: options.metricsPath, lastRun: layout.lastRun)
+      do {
+        try FileSystem.makeDirectories(layout.stateDirectory)
+        try FileSystem.writeAtomically(Array((report.json + "\n").utf8), to: layout.lastRun)
+        if let metrics = options.metricsPath {
+          try FileSystem.writeAtomically(Array(report.prometheus.utf8), to: metrics)
+        }
+      } catch {
+        // A run that already failed for a storage reason has said so; the report's failure adds nothing.
+        if status != ExitCode.fatal { console.printError("Error: \(error.description)") }
+        return ExitCode.fatal
+      }
+      return status
+    }
     let summary: CrawlJob.Summary
     let list: CrawlJob.ListSource =
       !isStandardInput
@@ -173,15 +254,25 @@ enum CrawlCommand: Subcommand {
         onEvent: { progress.record($0) })
     } catch {
       progress.finish()
-      return fatal(error.description)
+      var message = error.description
+      if case .pruneRefused = error {
+        message += " Check the URL list, or rerun with a larger --prune-max or with --force-prune."
+      }
+      let status = fatal(message)
+      // A refused second run must not overwrite the report of the run that holds the directory.
+      if case .locked = error { return status }
+      return report(nil, error: message, status: status)
     }
     progress.finish()
+    let status = RunReport.exitStatus(summary, maxFailures: options.maxFailures)
     if !options.isQuiet {
-      console.print(progress.summary(summary, written: components.store.written, manifest: layout.manifest))
+      console.print(
+        progress.summary(
+          summary, written: components.store.written, manifest: layout.manifest, report: layout.lastRun))
     }
     // A signal decides the status even when it came too late to stop the run (the summary says).
-    if let signal = signals.first { return StopSignals.exitCode(for: signal) }
-    return summary.isAllGood ? ExitCode.success : ExitCode.someFailed
+    if let signal = signals.first { return report(summary, error: nil, status: StopSignals.exitCode(for: signal)) }
+    return report(summary, error: nil, status: status)
   }
 
   /// Non-comment, non-blank lines of the list, for the progress bar's total.

@@ -69,6 +69,9 @@ extension StateStore {
     /// The URL has no record of the walk's run, and this is its last good record from an earlier run
     /// (`forEachRecord(of:keepingEarlier:…)`): `outcome` and `hasImageFailure` are then nil.
     public var isEarlier = false
+    /// True for a URL the walk's list did not name: its last record from an earlier run, kept
+    /// (`forEachRecord(of:isDistinct:keepingUnlisted:in:_:)`).
+    public var isKept = false
 
     /// The record, decoded from `json`.
     public var record: CrawlRecord? { StateStore.decode(json) }
@@ -84,6 +87,11 @@ extension StateStore {
   ///   - isDistinct: the caller knows `next` yields no URL twice and will not ask `isListed(_:)`: the
   ///     walk then remembers no keys (it saves a SHA-256 and a B-tree insert per URL) and
   ///     `isListed(_:)` answers false until the next walk.
+  ///   - keepingUnlisted: after the list, hand over the last record of every page the state knows
+  ///     that `run` has no record of (URLs missing from this run's list), in the order the state first
+  ///     saw them (`rowid`), with `isKept` set; their keys are remembered too (unless `isDistinct`), so
+  ///     their cards are kept. The rows are read with one SQL scan, never gathered in memory, and the
+  ///     scan is skipped when the state holds no page but the list's (a count over its URL index).
   ///   - next: returns the next normalized URL of the input, or `nil` at its end.
   ///   - body: called with each URL's record as stored (the manifest's encoding, so the manifest writes
   ///     it as is, and the summary facts derived when it was saved, so nothing is decoded);
@@ -91,7 +99,8 @@ extension StateStore {
   ///   - keepingEarlier: a URL without a record of `run` is handed over with its last good record from
   ///     an earlier run, if it has one (`StoredRecord.isEarlier`): the manifest of a stopped run.
   public func forEachRecord(
-    of run: Int64, isDistinct: Bool = false, keepingEarlier: Bool = false, in next: () -> String?,
+    of run: Int64, isDistinct: Bool = false, keepingEarlier: Bool = false, keepingUnlisted: Bool = false,
+    in next: () -> String?,
     _ body: (StoredRecord) throws -> Void
   ) throws {
     // One transaction for the walk's bookkeeping: 100,000 small inserts commit once. The open batch
@@ -117,6 +126,7 @@ extension StateStore {
         }
       }
     }
+    var handed = 0
     while let url = next() {
       let stored = try withDatabase { (db) throws(StoreError) -> StoredRecord? in
         let rows = try db.query(
@@ -138,13 +148,100 @@ extension StateStore {
           normalizedURL: url, json: json, outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
           hasImageFailure: row[2].integer.map { $0 != 0 })
       }
-      if let stored { try body(stored) }
+      if let stored {
+        handed += 1
+        try body(stored)
+      }
+    }
+    if keepingUnlisted, try pageCount() > handed {
+      try forEachUnlistedRecord(of: run, remembering: !isDistinct, body)
     }
     try withConnection { (connection) throws(StoreError) in
       try connection.run { (db) throws(StoreError) in try db.execute("COMMIT") }
       connection.isWalking = false
     }
     isCommitted = true
+  }
+
+  /// The kept half of `forEachRecord`: the pages without a record of `run`, in `rowid` order.
+  private func forEachUnlistedRecord(
+    of run: Int64, remembering: Bool, _ body: (StoredRecord) throws -> Void
+  ) throws {
+    // `forEachRow` takes no throwing body: the first error stops the handing over and is thrown after.
+    var failure: (any Error)?
+    try withDatabase { (db) throws(StoreError) in
+      try db.forEachRow(
+        """
+        SELECT url, COALESCE(current, good), outcome, image_failed FROM pages
+        WHERE run IS NOT ?1 ORDER BY rowid
+        """, [.integer(run)]
+      ) { row in
+        guard failure == nil, let url = row[0].text, let json = row[1].text else { return }
+        do {
+          if remembering {
+            try db.query(
+              "INSERT INTO manifest_keys(key) VALUES(?1) ON CONFLICT DO NOTHING",
+              [.blob(CardKey(normalizedURL: url).bytes)])
+            // Already handed over by the list's half (a stopped run's earlier record of a listed URL).
+            guard db.changes == 1 else { return }
+          }
+          try body(
+            StoredRecord(
+              normalizedURL: url, json: json,
+              outcome: row[2].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
+              hasImageFailure: row[3].integer.map { $0 != 0 }, isKept: true))
+        } catch {
+          failure = error
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// How many page URLs the state knows (SQLite counts the entries of the URL index, not the rows).
+  public func pageCount() throws(StoreError) -> Int {
+    try withDatabase { (db) throws(StoreError) -> Int in
+      Int(try db.query("SELECT COUNT(*) FROM pages").first?.first?.integer ?? 0)
+    }
+  }
+
+  /// Removes every page without a record of `run` (the URLs missing from its list: `--prune`), handing
+  /// each URL to `body` first (in `rowid` order), then the thumbnail sets no remaining record uses, so
+  /// that `thumbify gc` can delete their blobs. One transaction: all of it or nothing.
+  ///
+  /// Image rows (validators of image URLs) stay: without their thumbnail set the next page using the
+  /// image fetches it unconditionally (`ImageStage`).
+  ///
+  /// - Returns: the number of pages removed.
+  @discardableResult
+  public func removePages(notOf run: Int64, _ body: (String) -> Void) throws(StoreError) -> Int {
+    try withOwnTransaction { (db) throws(StoreError) -> Int in
+      try db.transaction { () throws(StoreError) -> Int in
+        var removed = 0
+        try db.forEachRow("SELECT url FROM pages WHERE run IS NOT ?1 ORDER BY rowid", [.integer(run)]) {
+          row in
+          guard let url = row[0].text else { return }
+          removed += 1
+          body(url)
+        }
+        guard removed > 0 else { return 0 }
+        try db.query("DELETE FROM pages WHERE run IS NOT ?1", [.integer(run)])
+        // A set is used when a record (good or current) names its first variant's blob: the paths are
+        // content-addressed, so the first one identifies the set. NULLs are left out of the list, as
+        // `NOT IN` a list holding NULL is never true.
+        try db.execute(
+          """
+          DELETE FROM thumbnails WHERE json_extract(result, '$.variants[0].path') NOT IN (
+            SELECT path FROM (
+              SELECT json_extract(good, '$.image.variants[0].path') AS path FROM pages
+              UNION SELECT json_extract(good, '$.icon.variants[0].path') FROM pages
+              UNION SELECT json_extract(current, '$.image.variants[0].path') FROM pages
+              UNION SELECT json_extract(current, '$.icon.variants[0].path') FROM pages)
+            WHERE path IS NOT NULL)
+          """)
+        return removed
+      }
+    }
   }
 
   /// Whether the last `forEachRecord` walk handed over the record of the URL whose card key is `key`.

@@ -97,11 +97,22 @@ struct CrawlJobTests {
     _ = try await crawl(Self.list)
     #expect(
       try cardNames() == names(["http://site.test/a", "http://site.test/b", "http://site.test/c"]))
+    // and a card a killed writer left (its URL is in no record) and a temporary file,
+    let orphan = CardKey(normalizedURL: "http://site.test/orphan").fileName
+    #expect(FileManager.default.createFile(atPath: directory + "/cards/" + orphan, contents: Data("{}".utf8)))
+    #expect(FileManager.default.createFile(atPath: directory + "/cards/.tmp-dead", contents: nil))
     // when the next run's list drops one of them,
-    let (_, records, _) = try await crawl("http://site.test/c\nhttp://site.test/a\nhttp://site.test/c\n")
-    // then the manifest and the cards hold exactly the URLs listed.
-    #expect(records.map(\.normalizedURL) == ["http://site.test/c", "http://site.test/a"])
-    #expect(try cardNames() == names(["http://site.test/a", "http://site.test/c"]))
+    let (summary, records, _) = try await crawl(
+      "http://site.test/c\nhttp://site.test/a\nhttp://site.test/c\n")
+    // then the listed URLs come first in list order, the dropped one is kept after them (no silent
+    // deletion), and only the files no record names are removed.
+    #expect(
+      records.map(\.normalizedURL) == ["http://site.test/c", "http://site.test/a", "http://site.test/b"])
+    #expect(summary.kept == 1)
+    #expect(summary.records == 3)
+    #expect(summary.outcomes.values.reduce(0, +) == 2)
+    #expect(
+      try cardNames() == names(["http://site.test/a", "http://site.test/b", "http://site.test/c"]))
     let card = try JSONDecoder().decode(
       Card.self,
       from: Data(contentsOf: URL(fileURLWithPath: directory + "/cards/" + names(["http://site.test/c"])[0])))
