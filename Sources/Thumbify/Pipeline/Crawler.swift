@@ -148,7 +148,7 @@ public final class Crawler: Sendable {
           stage: "fetch")
         return try saveFailure(error, url: url, normalizedURL: normalizedURL, previous: previous)
       }
-      record.url = url
+      record.originalURL = url
       record.outcome = .notModified
       record.error = nil
       record.fetch?.status = response.status
@@ -164,7 +164,7 @@ public final class Crawler: Sendable {
       images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL),
       budget: budget)
     let record = CrawlRecord(
-      url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
+      originalURL: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
     )
     try save(
@@ -224,12 +224,12 @@ public final class Crawler: Sendable {
   ) throws(StoreError) -> CrawlRecord {
     var record: CrawlRecord
     if var good = previous.good {
-      good.url = url
+      good.originalURL = url
       good.outcome = .stale
       good.error = error
       record = good
     } else {
-      record = CrawlRecord(url: url, normalizedURL: normalizedURL, outcome: .failed, error: error)
+      record = CrawlRecord(originalURL: url, normalizedURL: normalizedURL, outcome: .failed, error: error)
     }
     record.schema = CrawlRecord.schemaVersion
     try save(

@@ -124,7 +124,8 @@ extension StateStore {
           guard db.changes == 1 else { return nil }
         }
         return StoredRecord(
-          normalizedURL: url, json: json, outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
+          normalizedURL: url, json: Self.currentJSON(json),
+          outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
           hasImageFailure: row[2].integer.map { $0 != 0 })
       }
       if let stored { try body(stored) }
@@ -135,6 +136,25 @@ extension StateStore {
     }
     isCommitted = true
   }
+
+  /// `json` in the current manifest shape: a version 1 record (saved by an older thumbify, e.g. in a
+  /// run resumed after an upgrade) is decoded and written again, so a manifest never mixes versions.
+  static func currentJSON(_ json: String) -> String {
+    // Sorted keys put `schema` last but `url` in version 1, and a string value has its quotes
+    // escaped, so this pattern appears only there.
+    let pattern = Self.versionOnePattern
+    let isVersion1 = json.utf8.withContiguousStorageIfAvailable { bytes in
+      guard bytes.count >= pattern.count else { return false }
+      for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] {
+        if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+      }
+      return false
+    }
+    guard isVersion1 ?? true, let record = decode(json) else { return json }
+    return encode(record)
+  }
+
+  private static let versionOnePattern = Array(#","schema":1,"url":""#.utf8)
 
   /// Whether the last `forEachRecord` walk handed over the record of the URL whose card key is `key`.
   public func isListed(_ key: CardKey) throws(StoreError) -> Bool {
