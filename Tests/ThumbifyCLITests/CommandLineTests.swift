@@ -44,7 +44,8 @@ struct CommandLineTests {
     #expect(viaHelp.out == viaShort.out)
     #expect(
       viaHelp.out.contains(
-        "USAGE: thumbify thumb <images> ... --out <dir> [--size <WxH>] [--fit <fit>] [--format <format>]\n"))
+        "USAGE: thumbify thumb <images> ... --out <dir> [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet]\n"
+      ))
   }
 
   @Test func versionPrintsTheVersion() async {
@@ -60,7 +61,7 @@ struct CommandLineTests {
     #expect(
       result.err == """
         Error: Unknown option '--bogus'
-        Usage: thumbify thumb <images> ... --out <dir> [--size <WxH>] [--fit <fit>] [--format <format>]
+        Usage: thumbify thumb <images> ... --out <dir> [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet]
           See 'thumbify thumb --help' for more information.
 
         """)
