@@ -67,7 +67,7 @@ let package = Package(
     .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
-    .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify"]),
+    .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify", "ThumbifyTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
