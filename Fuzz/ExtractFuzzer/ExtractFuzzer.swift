@@ -17,7 +17,7 @@ public func extractFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
   let contentType = size > 0 ? contentTypes[Int(bytes[0]) % contentTypes.count] : nil
   let metadata = MetadataExtractor(iconTargetSize: 64).extract(
     bytes: bytes, pageURL: "https://www.example.com/a/b/page.html?q=1", contentType: contentType)
-  check(metadata.url != nil, "the canonical url always falls back to the page URL")
+  check(metadata.canonicalURL.map { WebURL($0) != nil } ?? true, "a canonical URL that is not http(s)")
   if let title = metadata.title { check(title.count <= TextNormalizer.titleLimit, "a title over the limit") }
   if let description = metadata.description {
     check(description.count <= TextNormalizer.descriptionLimit, "a description over the limit")

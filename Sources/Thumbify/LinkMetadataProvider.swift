@@ -7,17 +7,35 @@ import ThumbifySystem
 /// ```swift
 /// let provider = LinkMetadataProvider(fetcher: try CurlFetcher())
 /// let preview = try await provider.metadata(for: "https://example.com/article")
-/// print(preview.metadata.title ?? "-", preview.fetch.finalURL)
+/// print(preview.metadata.title ?? "-", preview.url)
 /// ```
 ///
 /// Errors are typed: a `FetchError`, whose `family` is LinkPresentation's
 /// (`cancelled`, `failed`, `timedOut`, `unknown`). Thumbnails of the card image and
 /// icon are made with `Thumbnailer`; whole corpora go through `CrawlJob`.
 public struct LinkMetadataProvider: Sendable {
-  /// One page's metadata and the HTTP facts of its fetch, under a crawl record's keys.
+  /// One page's metadata and the HTTP facts of its fetch, under a crawl record's keys and with their
+  /// meanings (docs/metadata.md, "URLs"): what `thumbify extract` prints, in both its forms.
   public struct Preview: Sendable, Codable, Equatable {
-    public var fetch: FetchFacts
+    /// The version of this shape: a manifest record's (`CrawlRecord.schemaVersion`), whose first
+    /// fields these are.
+    public var schema: Int
+    /// Where the link leads: the page's canonical URL, else the URL after redirects.
+    public var url: String
+    /// The URL asked for, as given.
+    public var originalURL: String
+    /// Absent for a page that was not fetched (`extract --html`).
+    public var fetch: FetchFacts?
     public var metadata: PageMetadata
+
+    /// The preview of a page read from `pageURL` (after redirects), asked for as `originalURL`.
+    public init(originalURL: String, pageURL: String, fetch: FetchFacts?, metadata: PageMetadata) {
+      self.schema = CrawlRecord.schemaVersion
+      self.url = metadata.canonicalURL ?? pageURL
+      self.originalURL = originalURL
+      self.fetch = fetch
+      self.metadata = metadata
+    }
   }
 
   private let fetcher: any Fetching
@@ -39,16 +57,17 @@ public struct LinkMetadataProvider: Sendable {
   /// Fetches `url` (following redirects, within the fetcher's limits and `timeout`) and extracts its
   /// metadata.
   ///
-  /// `metadata.originalURL` is the URL asked for, as in `LPLinkMetadata`; relative
-  /// URLs in the page resolve against the final URL after redirects.
+  /// `originalURL` is the URL asked for and `url` the canonical URL, else the final URL, as in
+  /// `LPLinkMetadata`; relative URLs in the page resolve against the final URL after redirects.
   /// - Throws: `FetchError` when the page cannot be fetched; `.timedOut` past `timeout`.
   public func metadata(for url: String) async throws(FetchError) -> Preview {
     let response = try await fetcher.fetch(FetchRequest(url: url, kind: .page, timeout: timeout))
-    var metadata = extractor.extract(
+    let metadata = extractor.extract(
       html: response.body, pageURL: response.finalURL, contentType: response.contentType)
-    metadata.originalURL = response.requestedURL
     let fetchedAt = Timestamp.iso8601(Date().timeIntervalSince1970)
-    return Preview(fetch: FetchFacts(response, fetchedAt: fetchedAt), metadata: metadata)
+    return Preview(
+      originalURL: response.requestedURL, pageURL: response.finalURL,
+      fetch: FetchFacts(response, fetchedAt: fetchedAt), metadata: metadata)
   }
 }
 

@@ -73,7 +73,7 @@ final class CrawlProgress: Sendable {
     switch event {
     case .record(let number, let record, _):
       if let error = record.error {
-        line = log(number, record.url, outcome: record.outcome.rawValue, error: error)
+        line = log(number, record.originalURL, outcome: record.outcome.rawValue, error: error)
       }
     case .invalidLine(let number, let text, let error):
       line = log(

@@ -60,8 +60,7 @@ struct MetadataRules {
       ].lazy.compactMap {
         $0.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.descriptionLimit) }
       }.first
-    result.originalURL = page?.description ?? pageURLString
-    result.url = canonicalURL() ?? result.originalURL
+    result.canonicalURL = canonicalURL()
     result.siteName = short(
       meta("og:site_name") ?? jsonLD.name(jsonLD.first("publisher"))
         ?? meta("application-name", "apple-mobile-web-app-title"))

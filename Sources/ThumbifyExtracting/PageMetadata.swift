@@ -1,14 +1,16 @@
 /// What a page says about itself: the fields of a link card.
 ///
 /// Every field is optional and omitted from JSON when unknown. Precedence rules
-/// for each field are documented in `docs/metadata.md`.
+/// for each field are documented in `docs/metadata.md`; the JSON shape is
+/// `docs/metadata.schema.json`, the same in `extract`'s output and in manifest records. What the page
+/// was asked as and where it ended up (`originalURL`, `url`) are facts of the fetch, not of the page:
+/// they sit next to this object (`CrawlRecord`, `LinkMetadataProvider.Preview`), not in it.
 public struct PageMetadata: Sendable, Codable, Equatable {
   public var title: String?
   public var description: String?
-  /// The canonical URL (only when it stays on the page's host), else the page URL.
-  public var url: String?
-  /// The URL the page was fetched from.
-  public var originalURL: String?
+  /// The canonical URL the page declares (`<link rel=canonical>`, `og:url`), only when it stays on
+  /// the page's host; absent otherwise.
+  public var canonicalURL: String?
   public var siteName: String?
   public var type: String?
   public var lang: String?
@@ -28,6 +30,41 @@ public struct PageMetadata: Sendable, Codable, Equatable {
   public var twitterCard: String?
 
   public init() {}
+}
+
+extension PageMetadata {
+  // Manifest records of schema 1, which the state database may still hold, had `url` (the canonical
+  // URL, else the page URL) and `originalURL` (the page URL) in here instead of `canonicalURL`.
+  private enum LegacyKeys: String, CodingKey { case url, originalURL }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    title = try container.decodeIfPresent(String.self, forKey: .title)
+    description = try container.decodeIfPresent(String.self, forKey: .description)
+    canonicalURL = try container.decodeIfPresent(String.self, forKey: .canonicalURL)
+    siteName = try container.decodeIfPresent(String.self, forKey: .siteName)
+    type = try container.decodeIfPresent(String.self, forKey: .type)
+    lang = try container.decodeIfPresent(String.self, forKey: .lang)
+    image = try container.decodeIfPresent(ImageCandidate.self, forKey: .image)
+    images = try container.decodeIfPresent([ImageCandidate].self, forKey: .images)
+    icon = try container.decodeIfPresent(IconCandidate.self, forKey: .icon)
+    icons = try container.decodeIfPresent([IconCandidate].self, forKey: .icons)
+    video = try container.decodeIfPresent(VideoCandidate.self, forKey: .video)
+    oembed = try container.decodeIfPresent(String.self, forKey: .oembed)
+    author = try container.decodeIfPresent(String.self, forKey: .author)
+    publishedTime = try container.decodeIfPresent(String.self, forKey: .publishedTime)
+    modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
+    themeColor = try container.decodeIfPresent(String.self, forKey: .themeColor)
+    twitterCard = try container.decodeIfPresent(String.self, forKey: .twitterCard)
+    if canonicalURL == nil {
+      // The old `url` was the page URL when the page declared no usable canonical URL.
+      let legacy = try decoder.container(keyedBy: LegacyKeys.self)
+      let url = try legacy.decodeIfPresent(String.self, forKey: .url)
+      if let url, url != (try legacy.decodeIfPresent(String.self, forKey: .originalURL)) {
+        canonicalURL = url
+      }
+    }
+  }
 }
 
 public struct ImageCandidate: Sendable, Codable, Equatable {

@@ -48,7 +48,7 @@ struct CommandLineTests {
     #expect(viaHelp.out == viaShort.out)
     #expect(
       viaHelp.out.contains(
-        "USAGE: thumbify thumb <images> ... --out <dir> [--state <dir>] [--size <WxH>] [--fit <fit>] [--format <format>]\n"
+        "USAGE: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet]\n"
       ))
   }
 
@@ -65,7 +65,7 @@ struct CommandLineTests {
     #expect(
       result.err == """
         Error: Unknown option '--bogus'
-        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--size <WxH>] [--fit <fit>] [--format <format>]
+        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet]
           See 'thumbify thumb --help' for more information.
 
         """)

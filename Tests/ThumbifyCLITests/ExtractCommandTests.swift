@@ -23,28 +23,49 @@ struct ExtractCommandTests {
     #expect(
       result.out == """
         {
-          "icon" : {
-            "url" : "https://example.com/favicon.ico"
-          },
-          "icons" : [
-            {
+          "metadata" : {
+            "icon" : {
               "url" : "https://example.com/favicon.ico"
-            }
-          ],
-          "image" : {
-            "url" : "https://example.com/a.png"
-          },
-          "images" : [
-            {
+            },
+            "icons" : [
+              {
+                "url" : "https://example.com/favicon.ico"
+              }
+            ],
+            "image" : {
               "url" : "https://example.com/a.png"
-            }
-          ],
+            },
+            "images" : [
+              {
+                "url" : "https://example.com/a.png"
+              }
+            ],
+            "title" : "Hello & welcome"
+          },
           "originalURL" : "https://example.com/post",
-          "title" : "Hello & welcome",
+          "schema" : 2,
           "url" : "https://example.com/post"
         }
 
         """)
+  }
+
+  /// Issue 21: both forms print one envelope, and `url` is the canonical URL while `originalURL` is
+  /// the URL given.
+  @Test func savedPageEnvelopeHasTheCanonicalURLAndTheURLGiven() async throws {
+    let path = try writePage(Array("<link rel=canonical href=/canonical><title>T</title>".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = await runCLI([
+      "extract", "--compact", "--html", path, "--url", "HTTPS://Example.com/post?a=1",
+    ])
+    #expect(result.status == 0)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    #expect(Set(object.keys) == ["schema", "url", "originalURL", "metadata"])
+    #expect(object["url"] as? String == "https://example.com/canonical")
+    #expect(object["originalURL"] as? String == "HTTPS://Example.com/post?a=1")
+    let metadata = try #require(object["metadata"] as? [String: Any])
+    #expect(metadata["canonicalURL"] as? String == "https://example.com/canonical")
+    #expect(metadata["url"] == nil && metadata["originalURL"] == nil)
   }
 
   @Test func compactReadsStandardInputAndHonoursTheContentTypeCharset() async {
@@ -59,7 +80,7 @@ struct ExtractCommandTests {
     #expect(result.status == 0)
     #expect(
       result.out
-        == #"{"icon":{"url":"https://example.ru/favicon.ico"},"icons":[{"url":"https://example.ru/favicon.ico"}],"originalURL":"https://example.ru/","title":"Новости","url":"https://example.ru/"}"#
+        == #"{"metadata":{"icon":{"url":"https://example.ru/favicon.ico"},"icons":[{"url":"https://example.ru/favicon.ico"}],"title":"Новости"},"originalURL":"https://example.ru/","schema":2,"url":"https://example.ru/"}"#
         + "\n")
   }
 

@@ -19,9 +19,10 @@ struct FrontendCommandTests {
     metadata.title = "Hello"
     let records = [
       CrawlRecord(
-        url: "https://example.com/", normalizedURL: "https://example.com/", outcome: .ok, metadata: metadata),
+        originalURL: "https://example.com/", normalizedURL: "https://example.com/", outcome: .ok,
+        metadata: metadata),
       CrawlRecord(
-        url: "https://down.example/", normalizedURL: "https://down.example/", outcome: .failed,
+        originalURL: "https://down.example/", normalizedURL: "https://down.example/", outcome: .failed,
         error: RecordError(code: "dns", message: "Could not resolve host: down.example", stage: "fetch")),
     ]
     let lines = try records.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }

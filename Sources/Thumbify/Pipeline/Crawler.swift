@@ -180,7 +180,7 @@ public final class Crawler: Sendable {
           stage: "fetch")
         return try saveFailure(error, url: url, normalizedURL: normalizedURL, previous: previous)
       }
-      record.url = url
+      record.originalURL = url
       record.outcome = .notModified
       record.error = nil
       record.fetch?.status = response.status
@@ -197,7 +197,7 @@ public final class Crawler: Sendable {
       budget: budget, priority: Self.imagePriority(ofPage: priority))
     if Task.isCancelled { return nil }  // its images may have been cancelled, not failed
     let record = CrawlRecord(
-      url: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
+      originalURL: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
     )
     try save(
@@ -274,12 +274,12 @@ public final class Crawler: Sendable {
   ) throws(StoreError) -> CrawlRecord {
     var record: CrawlRecord
     if var good = previous.good {
-      good.url = url
+      good.originalURL = url
       good.outcome = .stale
       good.error = error
       record = good
     } else {
-      record = CrawlRecord(url: url, normalizedURL: normalizedURL, outcome: .failed, error: error)
+      record = CrawlRecord(originalURL: url, normalizedURL: normalizedURL, outcome: .failed, error: error)
     }
     record.schema = CrawlRecord.schemaVersion
     try save(

@@ -1,25 +1,32 @@
 import Foundation
+import ThumbifySystem
 
 /// `thumbify thumb` as a library call: thumbnails of local images, made on the crawl's bounded CPU pool,
-/// stored as content-addressed blobs of one output directory, and a manifest of one ``ThumbRecord`` per
+/// stored as content-addressed blobs of one output directory, and a manifest of one ``CrawlRecord`` per
 /// input, in input order, replaced atomically.
 ///
+/// The records are a crawl's, so everything that reads a crawl's manifest (`thumbify report`,
+/// `thumbify cards`, `thumbify gc`) reads them: `originalURL` is the path as given, `normalizedURL`
+/// its absolute `file://` URL (`-`, standard input, stays `-`), `image` the thumbnails and the source's
+/// size, `error` why there are none.
+///
 /// ```swift
-/// let batch = ThumbnailBatch(output: OutputLayout("out", stateDirectory: "state"), variant: ThumbnailVariant(name: "thumb",
-///                            box: Size(width: 600, height: 315), fit: .contain, format: .webp))
+/// let batch = ThumbnailBatch(output: OutputLayout("out", stateDirectory: "state"), variants: [ThumbnailVariant(name: "thumb",
+///                            box: Size(width: 600, height: 315), fit: .contain, format: .webp)])
 /// let records = try await batch.run([.file("a.jpg"), .file("b.png")])
 /// ```
 public struct ThumbnailBatch: Sendable {
   /// One image to thumbnail.
   public enum Input: Sendable {
-    /// A file, read up to `limits.maxBytes`; its path is the record's `source`.
+    /// A file, read up to `limits.maxBytes`; its path is the record's `originalURL`.
     case file(String)
     /// Bytes already read (standard input: `source` is `-`).
     case bytes(source: String, [UInt8])
   }
 
   public var output: OutputLayout
-  public var variant: ThumbnailVariant
+  /// Made from every input, in this order.
+  public var variants: [ThumbnailVariant]
   public var decoder: any ImageDecoding
   /// Images thumbnailed at once.
   public var concurrency: Int
@@ -27,18 +34,19 @@ public struct ThumbnailBatch: Sendable {
   public var limits: DecodeOptions
 
   public init(
-    output: OutputLayout, variant: ThumbnailVariant, decoder: any ImageDecoding = ImageDecoder(),
+    output: OutputLayout, variants: [ThumbnailVariant], decoder: any ImageDecoding = ImageDecoder(),
     concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
     limits: DecodeOptions = DecodeOptions(maxBytes: 64 << 20)
   ) {
     self.output = output
-    self.variant = variant
+    self.variants = variants
     self.decoder = decoder
     self.concurrency = concurrency
     self.limits = limits
   }
 
-  /// Thumbnails every input and writes `manifest.jsonl`; a failed input is a record with an `error`.
+  /// Thumbnails every input and writes `manifest.jsonl`; a failed input is a `failed` record with an
+  /// `error`.
   ///
   /// It takes the directory's run lock, and refuses a crawl's output directory, whose manifest a
   /// thumbnail manifest would replace: one with a crawl state (in the layout's state directory or the
@@ -47,7 +55,7 @@ public struct ThumbnailBatch: Sendable {
   ///
   /// - Throws: `StoreError.locked` when another run uses the directory; `StoreError.io` when it is a
   ///   crawl's, or the blobs directory or the manifest cannot be written.
-  public func run(_ inputs: [Input]) async throws(StoreError) -> [ThumbRecord] {
+  public func run(_ inputs: [Input]) async throws(StoreError) -> [CrawlRecord] {
     let lock = try RunLock(output)
     defer { withExtendedLifetime(lock) {} }
     let legacyState = OutputLayout(output.directory, stateDirectory: output.legacyStateDirectory)
@@ -62,25 +70,25 @@ public struct ThumbnailBatch: Sendable {
     try FileSystem.makeDirectories(output.blobs)
     let thumbnailer = Thumbnailer(decoder: decoder, store: BlobStore(root: output.directory), limits: limits)
     let pool = CPUPool(width: max(1, concurrency))
-    let (variant, limits) = (variant, limits)
-    let records = await withTaskGroup(of: (Int, ThumbRecord).self) { group in
+    let (variants, limits) = (variants, limits)
+    let records = await withTaskGroup(of: (Int, CrawlRecord).self) { group in
       for (index, input) in inputs.enumerated() {
         group.addTask {
           let record = try? await pool.run {
-            Self.thumbnail(input, limits: limits, variant: variant, with: thumbnailer)
+            Self.thumbnail(input, limits: limits, variants: variants, with: thumbnailer)
           }
-          return (index, record ?? ThumbRecord(source: input.source, error: Self.cancelled))
+          return (index, record ?? input.record(error: Self.cancelled))
         }
       }
-      var records = [ThumbRecord?](repeating: nil, count: inputs.count)
+      var records = [CrawlRecord?](repeating: nil, count: inputs.count)
       for await (index, record) in group { records[index] = record }
       return records.compactMap { $0 }
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // The crawl's manifest encoding.
     var manifest: [UInt8] = []
     for record in records {
-      guard let line = try? encoder.encode(record) else { continue }
+      // Every number in a record is finite (sizes, byte counts): nothing to skip.
+      guard let line = try? JSONWriter.encode(record) else { continue }
       manifest += line
       manifest.append(UInt8(ascii: "\n"))
     }
@@ -90,12 +98,13 @@ public struct ThumbnailBatch: Sendable {
     return records
   }
 
-  private static let cancelled = RecordError(code: "cancelled", message: "The run was cancelled.")
+  private static let cancelled = RecordError(
+    code: "cancelled", message: "The run was cancelled.", stage: "image")
 
   /// The manifest record of one input.
   static func thumbnail(
-    _ input: Input, limits: DecodeOptions, variant: ThumbnailVariant, with thumbnailer: Thumbnailer
-  ) -> ThumbRecord {
+    _ input: Input, limits: DecodeOptions, variants: [ThumbnailVariant], with thumbnailer: Thumbnailer
+  ) -> CrawlRecord {
     let bytes: [UInt8]
     switch input {
     case .bytes(_, let data):
@@ -104,25 +113,40 @@ public struct ThumbnailBatch: Sendable {
       do {
         bytes = try FileSystem.readFile(path, limit: limits.maxBytes)
       } catch {
-        return ThumbRecord(source: path, error: RecordError(code: "unreadableInput", message: "\(error)"))
+        // Reading the file is this command's fetch.
+        return input.record(error: RecordError(code: "unreadableInput", message: "\(error)", stage: "fetch"))
       }
     }
     do {
-      let set = try thumbnailer.thumbnails(of: bytes, source: input.source, variants: [variant])
-      return ThumbRecord(source: input.source, set: set)
+      let set = try thumbnailer.thumbnails(of: bytes, source: input.source, variants: variants)
+      return CrawlRecord(
+        originalURL: input.source, normalizedURL: input.normalizedURL, outcome: .ok, image: set)
     } catch {
-      return ThumbRecord(
-        source: input.source, error: RecordError(code: error.code, message: error.description))
+      return input.record(error: RecordError(code: error.code, message: error.description, stage: "image"))
     }
   }
 }
 
 extension ThumbnailBatch.Input {
-  /// The record's `source`: the path, or `-` for standard input.
+  /// The record's `originalURL` and its thumbnails' `source`: the path, or `-` for standard input.
   public var source: String {
     switch self {
     case .file(let path): path
     case .bytes(let source, _): source
     }
+  }
+
+  /// The record's `normalizedURL` (what its card key hashes): the file's absolute `file://` URL, so
+  /// two spellings of one path share a key; `source` for bytes.
+  var normalizedURL: String {
+    switch self {
+    case .file(let path): URL(fileURLWithPath: path).standardizedFileURL.absoluteString
+    case .bytes(let source, _): source
+    }
+  }
+
+  /// The `failed` record of this input.
+  func record(error: RecordError) -> CrawlRecord {
+    CrawlRecord(originalURL: source, normalizedURL: normalizedURL, outcome: .failed, error: error)
   }
 }

@@ -114,16 +114,7 @@ enum CrawlCommand: Subcommand {
       }
       return value
     }
-    var variants: [ThumbnailVariant] = []
-    for text in arguments.values("variant") {
-      guard let variant = ThumbnailVariant(specification: text) else {
-        throw UsageError("The value '\(text)' is invalid for '--variant <spec>'")
-      }
-      if variants.contains(where: { $0.name == variant.name }) {
-        throw UsageError("The variant name '\(variant.name)' is given twice")
-      }
-      variants.append(variant)
-    }
+    let variants = try VariantOptions.variants(arguments)
     var maxAge: Double?
     if let text = arguments.value("max-age") {
       guard let seconds = DurationParser.seconds(text) else {

@@ -10,13 +10,16 @@ enum ExtractCommand: Subcommand {
     commandName: "thumbify extract",
     abstract: "Print one page's link-preview metadata as JSON.",
     discussion: """
-      With <url>, fetches the page (robots.txt, redirects, limits and the private-network \
-      guard of docs/fetching.md apply) and prints {"fetch": {...}, "metadata": {...}}: \
-      the final URL, redirect chain, status and validators next to the metadata. \
-      With --html, reads a saved page ('-' reads standard input) and reads no \
-      network; --url is the address the page was fetched from, which relative URLs \
-      resolve against. Prints one JSON object with sorted keys; fields that are \
-      unknown are omitted. See docs/metadata.md for every field and its precedence.
+      Prints one JSON object with sorted keys, the first fields of a manifest record: \
+      {"schema", "url", "originalURL", "fetch", "metadata"}. originalURL is the URL \
+      asked for, url where the link leads (the page's canonical URL, else the URL after \
+      redirects). With <url>, fetches the page (robots.txt, redirects, limits and the \
+      private-network guard of docs/fetching.md apply); fetch holds the final URL, \
+      redirect chain, status and validators. With --html, reads a saved page ('-' \
+      reads standard input) and no network, and prints no fetch; --url is the address \
+      the page was fetched from, which relative URLs resolve against. Fields that are \
+      unknown are omitted. See docs/metadata.md for every field and its precedence, \
+      docs/extract.schema.json for the shape.
       """,
     arguments: [
       ArgumentSpec(
@@ -79,7 +82,10 @@ enum ExtractCommand: Subcommand {
     }
     let metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
       html: html, pageURL: pageURL, contentType: arguments.value("content-type"))
-    return printJSON(metadata, arguments, console: console)
+    // The live form's envelope without `fetch`: one shape for both forms.
+    let preview = LinkMetadataProvider.Preview(
+      originalURL: pageURL, pageURL: WebURL(pageURL)?.description ?? pageURL, fetch: nil, metadata: metadata)
+    return printJSON(preview, arguments, console: console)
   }
 
   /// `--icon-size`, validated.

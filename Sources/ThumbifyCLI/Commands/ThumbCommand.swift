@@ -10,8 +10,12 @@ enum ThumbCommand: Subcommand {
     abstract: "Make thumbnails of local image files.",
     discussion: """
       Writes content-addressed blobs under <dir>/blobs and one JSON record per \
-      input to <dir>/manifest.jsonl, in input order. Exits 0 when every image \
-      succeeded and 1 when any failed (the others are still written).
+      input to <dir>/manifest.jsonl, in input order: a crawl's manifest record \
+      (docs/manifest.schema.json; originalURL is the path as given, image the \
+      thumbnails), so 'thumbify report <dir>' shows them. --variant works as in \
+      crawl; without it, --size, --fit, --format and --quality describe one \
+      variant named thumb. Exits 0 when every image succeeded and 1 when any \
+      failed (the others are still written).
       """,
     arguments: [
       ArgumentSpec(
@@ -20,10 +24,19 @@ enum ThumbCommand: Subcommand {
     options: [
       .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
       StateOption.spec,
-      .option("size", value: "WxH", help: "The box thumbnails fit into.", default: "600x315"),
       .option(
-        "fit", value: "fit", help: "contain (fit inside) or cover (fill and crop).", default: "contain"),
-      .option("format", value: "format", help: "webp, jpeg or png.", default: "webp"),
+        "variant", value: "spec",
+        help:
+          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png][,q=N]; repeat for several "
+          + "(instead of --size, --fit, --format and --quality).",
+        isRepeating: true),
+      // No `default:` for these four, so that `variants(from:)` sees whether they were given; the help
+      // says the defaults as the formatter would.
+      .option("size", value: "WxH", help: "The box thumbnails fit into. (default: 600x315)"),
+      .option("fit", value: "fit", help: "contain (fit inside) or cover (fill and crop). (default: contain)"),
+      .option("format", value: "format", help: "webp, jpeg or png. (default: webp)"),
+      .option("quality", value: "1-100", help: "The encoder quality (webp and jpeg). (default: 80)"),
+      .flag("quiet", short: "q", help: "Print nothing but fatal errors (failures are in the manifest)."),
     ]
   )
 
@@ -31,7 +44,7 @@ enum ThumbCommand: Subcommand {
   static let maximumSide = 8192
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    let variant = try variant(from: arguments)
+    let variants = try variants(from: arguments)
     let output: OutputLayout
     do {
       // The run lock is in the state directory: a thumb run and a crawl of one directory exclude
@@ -45,16 +58,17 @@ enum ThumbCommand: Subcommand {
     let sources = arguments.positionals
     let standardInput = sources.contains("-") ? console.readStandardInput() : []
     let inputs = sources.map { $0 == "-" ? ThumbnailBatch.Input.bytes(source: $0, standardInput) : .file($0) }
-    let records: [ThumbRecord]
+    let records: [CrawlRecord]
     do {
-      records = try await ThumbnailBatch(output: output, variant: variant).run(inputs)
+      records = try await ThumbnailBatch(output: output, variants: variants).run(inputs)
     } catch {
       console.printError("Error: \(error)")
       return ExitCode.fatal
     }
     let failures = records.filter { $0.error != nil }
+    if arguments.flag("quiet") { return failures.isEmpty ? ExitCode.success : ExitCode.someFailed }
     for failure in failures {
-      console.printError("\(failure.source): \(failure.error?.message ?? "")")
+      console.printError("\(failure.originalURL): \(failure.error?.message ?? "")")
     }
     console.print(
       "\(records.count - failures.count) of \(records.count) images thumbnailed; manifest: \(output.manifest)"
@@ -62,8 +76,16 @@ enum ThumbCommand: Subcommand {
     return failures.isEmpty ? ExitCode.success : ExitCode.someFailed
   }
 
-  /// The variant `--size`, `--fit` and `--format` describe.
-  static func variant(from arguments: ParsedArguments) throws(UsageError) -> ThumbnailVariant {
+  /// The `--variant`s, else the one variant `--size`, `--fit`, `--format` and `--quality` describe.
+  static func variants(from arguments: ParsedArguments) throws(UsageError) -> [ThumbnailVariant] {
+    let variants = try VariantOptions.variants(arguments)
+    guard variants.isEmpty else {
+      // Which of the two would win is not obvious: refuse the mix.
+      for name in ["size", "fit", "format", "quality"] where arguments.value(name) != nil {
+        throw UsageError("'--\(name)' cannot be combined with '--variant' (give it in the --variant spec)")
+      }
+      return variants
+    }
     let sizeText = arguments.value("size") ?? "600x315"
     guard let size = parseSize(sizeText) else {
       throw UsageError("The value '\(sizeText)' is invalid for '--size <WxH>'")
@@ -76,7 +98,11 @@ enum ThumbCommand: Subcommand {
     guard let format = OutputFormat(rawValue: formatText) else {
       throw UsageError("The value '\(formatText)' is invalid for '--format <format>'")
     }
-    return ThumbnailVariant(name: "thumb", box: size, fit: fit, format: format)
+    let qualityText = arguments.value("quality") ?? "80"
+    guard let quality = Int(qualityText), (1...100).contains(quality) else {
+      throw UsageError("The value '\(qualityText)' is invalid for '--quality <1-100>'")
+    }
+    return [ThumbnailVariant(name: "thumb", box: size, fit: fit, format: format, quality: quality)]
   }
 
   /// `600x315` → 600×315; both sides 1…`maximumSide`.

@@ -14,7 +14,8 @@ extension Card {
   /// already computed to name the card's file.
   init(record: CrawlRecord, key: CardKey) {
     let metadata = record.outcome == .failed ? nil : record.metadata
-    let link = [metadata?.url, record.fetch?.finalURL, record.normalizedURL, record.url]
+    // `record.url`'s order, skipping the URLs a card cannot link to.
+    let link = [metadata?.canonicalURL, record.fetch?.finalURL, record.normalizedURL, record.originalURL]
       .lazy.compactMap { $0 }.first { Self.isLinkable($0) }
     let state: State =
       switch record.outcome {

@@ -20,6 +20,7 @@ extension CrawlRecord: JSONWritable {
       json.member("imageError", imageError)
       json.member("metadata", metadata)
       json.member("normalizedURL", normalizedURL)
+      json.member("originalURL", originalURL)
       json.member("outcome", outcome)
       json.member("schema", schema)
       json.member("url", url)

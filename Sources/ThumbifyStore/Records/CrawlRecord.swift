@@ -4,8 +4,12 @@ import ThumbifyExtracting
 ///
 /// The schema is versioned (`schema`) and documented in `docs/manifest.schema.json`.
 /// Fields are only ever added within a version; readers ignore fields they do not know.
+///
+/// Version 2 gave `url` the meaning it has in cards and `extract` (where the link leads) and named the
+/// input `originalURL`; version 1 records, which a state database may hold, decode into the same
+/// value (their `url` becomes `originalURL`, their metadata's `url` its `canonicalURL`).
 public struct CrawlRecord: Sendable, Codable, Equatable {
-  public static let schemaVersion = 1
+  public static let schemaVersion = 2
 
   /// What happened to the URL in the run that wrote this record.
   public enum Outcome: String, Sendable, Codable {
@@ -20,8 +24,8 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
   }
 
   public var schema: Int
-  /// The URL as written in the input.
-  public var url: String
+  /// The URL as asked for: as written in the input (LinkPresentation's `originalURL`).
+  public var originalURL: String
   /// The normalized URL used for de-duplication and card keys.
   public var normalizedURL: String
   public var outcome: Outcome
@@ -40,12 +44,12 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
   public var iconError: RecordError?
 
   public init(
-    url: String, normalizedURL: String, outcome: Outcome, fetch: FetchFacts? = nil,
+    originalURL: String, normalizedURL: String, outcome: Outcome, fetch: FetchFacts? = nil,
     metadata: PageMetadata? = nil, image: ThumbnailSet? = nil, icon: ThumbnailSet? = nil,
     error: RecordError? = nil, imageError: RecordError? = nil, iconError: RecordError? = nil
   ) {
     self.schema = Self.schemaVersion
-    self.url = url
+    self.originalURL = originalURL
     self.normalizedURL = normalizedURL
     self.outcome = outcome
     self.fetch = fetch
@@ -100,6 +104,52 @@ public struct RecordError: Sendable, Codable, Equatable, Error {
 }
 
 extension CrawlRecord {
+  /// Where the link leads (LinkPresentation's `url`): the page's canonical URL, else the URL after
+  /// redirects, else — for a page never fetched — the normalized URL. Written to the JSON, derived
+  /// on reading.
+  public var url: String { metadata?.canonicalURL ?? fetch?.finalURL ?? normalizedURL }
+
+  private enum CodingKeys: String, CodingKey {
+    case schema, url, originalURL, normalizedURL, outcome, fetch, metadata, image, icon, error, imageError
+    case iconError
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let schema = try container.decode(Int.self, forKey: .schema)
+    // Decoded records have the current shape, whatever version they were written in.
+    self.schema = max(schema, Self.schemaVersion)
+    // Version 1 had the input under `url`.
+    originalURL =
+      try container.decodeIfPresent(String.self, forKey: .originalURL)
+      ?? container.decode(String.self, forKey: .url)
+    normalizedURL = try container.decode(String.self, forKey: .normalizedURL)
+    outcome = try container.decode(Outcome.self, forKey: .outcome)
+    fetch = try container.decodeIfPresent(FetchFacts.self, forKey: .fetch)
+    metadata = try container.decodeIfPresent(PageMetadata.self, forKey: .metadata)
+    image = try container.decodeIfPresent(ThumbnailSet.self, forKey: .image)
+    icon = try container.decodeIfPresent(ThumbnailSet.self, forKey: .icon)
+    error = try container.decodeIfPresent(RecordError.self, forKey: .error)
+    imageError = try container.decodeIfPresent(RecordError.self, forKey: .imageError)
+    iconError = try container.decodeIfPresent(RecordError.self, forKey: .iconError)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(schema, forKey: .schema)
+    try container.encode(url, forKey: .url)
+    try container.encode(originalURL, forKey: .originalURL)
+    try container.encode(normalizedURL, forKey: .normalizedURL)
+    try container.encode(outcome, forKey: .outcome)
+    try container.encodeIfPresent(fetch, forKey: .fetch)
+    try container.encodeIfPresent(metadata, forKey: .metadata)
+    try container.encodeIfPresent(image, forKey: .image)
+    try container.encodeIfPresent(icon, forKey: .icon)
+    try container.encodeIfPresent(error, forKey: .error)
+    try container.encodeIfPresent(imageError, forKey: .imageError)
+    try container.encodeIfPresent(iconError, forKey: .iconError)
+  }
+
   /// Every blob this record references (image and icon variants), relative to the output directory.
   public var blobPaths: [String] {
     (image?.variants ?? []).map(\.path) + (icon?.variants ?? []).map(\.path)

@@ -8,6 +8,7 @@ extension PageMetadata: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
       json.member("author", author)
+      json.member("canonicalURL", canonicalURL)
       json.member("description", description)
       json.member("icon", icon)
       json.member("icons", icons)
@@ -16,14 +17,12 @@ extension PageMetadata: JSONWritable {
       json.member("lang", lang)
       json.member("modifiedTime", modifiedTime)
       json.member("oembed", oembed)
-      json.member("originalURL", originalURL)
       json.member("publishedTime", publishedTime)
       json.member("siteName", siteName)
       json.member("themeColor", themeColor)
       json.member("title", title)
       json.member("twitterCard", twitterCard)
       json.member("type", type)
-      json.member("url", url)
       json.member("video", video)
     }
   }

@@ -143,9 +143,12 @@ extension StateStore {
             [.blob(CardKey(normalizedURL: url).bytes)])
           guard db.changes == 1 else { return nil }
         }
-        guard !isEarlier else { return StoredRecord(normalizedURL: url, json: json, isEarlier: true) }
+        guard !isEarlier else {
+          return StoredRecord(normalizedURL: url, json: Self.currentJSON(json), isEarlier: true)
+        }
         return StoredRecord(
-          normalizedURL: url, json: json, outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
+          normalizedURL: url, json: Self.currentJSON(json),
+          outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
           hasImageFailure: row[2].integer.map { $0 != 0 })
       }
       if let stored {
@@ -187,7 +190,7 @@ extension StateStore {
           }
           try body(
             StoredRecord(
-              normalizedURL: url, json: json,
+              normalizedURL: url, json: Self.currentJSON(json),
               outcome: row[2].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
               hasImageFailure: row[3].integer.map { $0 != 0 }, isKept: true))
         } catch {
@@ -243,6 +246,25 @@ extension StateStore {
       }
     }
   }
+
+  /// `json` in the current manifest shape: a version 1 record (saved by an older thumbify, e.g. in a
+  /// run resumed after an upgrade) is decoded and written again, so a manifest never mixes versions.
+  static func currentJSON(_ json: String) -> String {
+    // Sorted keys put `schema` last but `url` in version 1, and a string value has its quotes
+    // escaped, so this pattern appears only there.
+    let pattern = Self.versionOnePattern
+    let isVersion1 = json.utf8.withContiguousStorageIfAvailable { bytes in
+      guard bytes.count >= pattern.count else { return false }
+      for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] {
+        if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+      }
+      return false
+    }
+    guard isVersion1 ?? true, let record = decode(json) else { return json }
+    return encode(record)
+  }
+
+  private static let versionOnePattern = Array(#","schema":1,"url":""#.utf8)
 
   /// Whether the last `forEachRecord` walk handed over the record of the URL whose card key is `key`.
   public func isListed(_ key: CardKey) throws(StoreError) -> Bool {

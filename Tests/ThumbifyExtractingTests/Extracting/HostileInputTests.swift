@@ -98,6 +98,6 @@ struct HostileInputTests {
     let metadata = MetadataExtractor().extract(
       html: Array("<meta property=og:image content=/a.png>".utf8), pageURL: "not a url", contentType: "bogus")
     #expect(metadata.image == nil)
-    #expect(metadata.originalURL == "not a url")
+    #expect(metadata.canonicalURL == nil)
   }
 }

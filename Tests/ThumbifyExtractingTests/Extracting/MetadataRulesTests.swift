@@ -158,17 +158,19 @@ struct MetadataRulesTests {
 
   @Test func canonicalOnlyWhenItStaysOnThePagesHost() {
     #expect(
-      extract("<link rel=canonical href=/canonical?a=1>").url == "https://www.example.com/canonical?a=1")
-    #expect(extract("<link rel=canonical href=https://example.com/c>").url == "https://example.com/c")
+      extract("<link rel=canonical href=/canonical?a=1>").canonicalURL
+        == "https://www.example.com/canonical?a=1")
     #expect(
-      extract("<link rel=canonical href=https://evil.example.net/c>").url == ExtractingTestSupport.pageURL)
+      extract("<link rel=canonical href=https://example.com/c>").canonicalURL == "https://example.com/c")
+    // A canonical URL on another host is not the page's: none, and `url` falls back to the page URL.
+    #expect(extract("<link rel=canonical href=https://evil.example.net/c>").canonicalURL == nil)
     #expect(
-      extract("<link rel=canonical href=https://evil.example.net/c><meta property=og:url content=/og>").url
+      extract("<link rel=canonical href=https://evil.example.net/c><meta property=og:url content=/og>")
+        .canonicalURL == "https://www.example.com/og")
+    #expect(
+      extract("<meta property=og:url content=https://www.example.com/og>").canonicalURL
         == "https://www.example.com/og")
-    #expect(
-      extract("<meta property=og:url content=https://www.example.com/og>").url == "https://www.example.com/og"
-    )
-    #expect(extract("").originalURL == ExtractingTestSupport.pageURL)
+    #expect(extract("").canonicalURL == nil)
   }
 
   @Test func siteNamePrecedence() {
@@ -253,7 +255,7 @@ struct MetadataRulesTests {
     let metadata = extract(page)
     #expect(metadata.title == "First")
     #expect(metadata.image?.url == "https://www.example.com/first/i.png")
-    #expect(metadata.url == "https://www.example.com/c1")
+    #expect(metadata.canonicalURL == "https://www.example.com/c1")
     #expect(extract("<title>One</title><title>Two</title>").title == "One")
   }
 
@@ -318,6 +320,6 @@ struct MetadataRulesTests {
     #expect(metadata.image == nil)
     #expect(metadata.images == nil)
     #expect(metadata.video == nil)
-    #expect(metadata.url == ExtractingTestSupport.pageURL)
+    #expect(metadata.canonicalURL == nil)
   }
 }

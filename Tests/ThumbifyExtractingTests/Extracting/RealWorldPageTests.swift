@@ -22,8 +22,7 @@ struct RealWorldPageTests {
     #expect(metadata.title == "Storm batters coast as thousands lose power")
     #expect(
       metadata.description == "Gusts of up to 90mph brought down trees & power lines across the region.")
-    #expect(metadata.url == "https://www.dailyplanet.example/world/2024/mar/05/storm-batters-coast")
-    #expect(metadata.originalURL == page)
+    #expect(metadata.canonicalURL == "https://www.dailyplanet.example/world/2024/mar/05/storm-batters-coast")
     #expect(metadata.siteName == "The Daily Planet")
     #expect(metadata.type == "article")
     #expect(metadata.lang == "en")
@@ -59,7 +58,8 @@ struct RealWorldPageTests {
       url: "https://shop.summit.example/products/trailrunner-3-waterproof-hiking-boot?variant=1")
     #expect(metadata.title == "Trailrunner 3 Waterproof Hiking Boot - Men's")
     #expect(metadata.description == "A waterproof, breathable boot for long days on rough trails.")
-    #expect(metadata.url == "https://shop.summit.example/products/trailrunner-3-waterproof-hiking-boot")
+    #expect(
+      metadata.canonicalURL == "https://shop.summit.example/products/trailrunner-3-waterproof-hiking-boot")
     #expect(metadata.type == "product")
     #expect(metadata.siteName == "Summit Outfitters")
     #expect(
@@ -113,7 +113,7 @@ struct RealWorldPageTests {
     )
     #expect(metadata.twitterCard == "player")
     #expect(metadata.icon?.url == "https://www.youtube.com/s/desktop/4feff1e2/img/favicon_96x96.png")
-    #expect(metadata.url == "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
+    #expect(metadata.canonicalURL == "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
     #expect(metadata.publishedTime == "2009-10-24T23:57:33-07:00")
   }
 
@@ -130,7 +130,7 @@ struct RealWorldPageTests {
       metadata.icon
         == IconCandidate(url: "https://github.githubassets.com/favicons/favicon.png", type: "image/png"))
     #expect(metadata.icons?.map(\.url).last == "https://github.com/favicon.ico")
-    #expect(metadata.url == "https://github.com/swiftlang/swift")
+    #expect(metadata.canonicalURL == "https://github.com/swiftlang/swift")
   }
 
   @Test func wikipediaArticle() throws {
@@ -147,7 +147,7 @@ struct RealWorldPageTests {
     #expect(metadata.icon?.url == "https://en.wikipedia.org/static/apple-touch/wikipedia.png")
     #expect(
       metadata.icons?.contains { $0.url == "https://en.wikipedia.org/static/favicon/wikipedia.ico" } == true)
-    #expect(metadata.url == "https://en.wikipedia.org/wiki/Swift_(programming_language)")
+    #expect(metadata.canonicalURL == "https://en.wikipedia.org/wiki/Swift_(programming_language)")
     #expect(metadata.modifiedTime == "2023-11-20T10:16:26Z")
   }
 }

@@ -31,8 +31,11 @@ struct LiveExtractCommandTests {
     #expect(fetch["redirects"] as? [String] == [server.url("/chain?n=2"), server.url("/chain?n=1")])
     let metadata = try #require(object["metadata"] as? [String: Any])
     #expect(metadata["title"] as? String == "ok")
-    #expect(metadata["url"] as? String == server.url("/ok"))
-    #expect(metadata["originalURL"] as? String == server.url("/chain?n=2"))
+    // The URLs sit in the envelope, as in a manifest record: what was asked for, where it led.
+    #expect(object["schema"] as? Int == 2)
+    #expect(object["url"] as? String == server.url("/ok"))
+    #expect(object["originalURL"] as? String == server.url("/chain?n=2"))
+    #expect(metadata["url"] == nil && metadata["originalURL"] == nil)
   }
 
   @Test func printsValidators() async throws {

@@ -13,7 +13,8 @@ import Testing
 struct CardTests {
   func record(outcome: CrawlRecord.Outcome = .ok, metadata: PageMetadata = PageMetadata()) -> CrawlRecord {
     CrawlRecord(
-      url: "https://www.Example.com/a#x", normalizedURL: "https://www.example.com/a", outcome: outcome,
+      originalURL: "https://www.Example.com/a#x", normalizedURL: "https://www.example.com/a",
+      outcome: outcome,
       fetch: FetchFacts(
         finalURL: "https://www.example.com/a?final", status: 200, fetchedAt: "2026-01-01T00:00:00Z"),
       metadata: metadata,
@@ -66,7 +67,7 @@ struct CardTests {
     var metadata = PageMetadata()
     metadata.title = "  A title \n"
     metadata.siteName = "Example"
-    metadata.url = "https://www.example.com/canonical"
+    metadata.canonicalURL = "https://www.example.com/canonical"
     let card = Card(record: record(metadata: metadata))
     #expect(card.key == CardKey(normalizedURL: "https://www.example.com/a").hex)
     #expect(card.url == "https://www.example.com/canonical")
@@ -85,7 +86,7 @@ struct CardTests {
   ])
   func nonHTTPCanonicalURLsAreNeverTheLink(_ hostile: String) {
     var metadata = PageMetadata()
-    metadata.url = hostile
+    metadata.canonicalURL = hostile
     metadata.video = VideoCandidate(url: hostile)
     let card = Card(record: record(metadata: metadata))
     #expect(card.url == "https://www.example.com/a?final")

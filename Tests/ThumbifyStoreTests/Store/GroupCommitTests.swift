@@ -18,7 +18,7 @@ struct GroupCommitTests {
   var path: String { directory + "/state.sqlite" }
 
   static func record(_ url: String, _ outcome: CrawlRecord.Outcome = .ok) -> CrawlRecord {
-    CrawlRecord(url: url, normalizedURL: url, outcome: outcome)
+    CrawlRecord(originalURL: url, normalizedURL: url, outcome: outcome)
   }
 
   func save(_ state: StateStore, _ url: String, run: Int64 = 1) throws(StoreError) {

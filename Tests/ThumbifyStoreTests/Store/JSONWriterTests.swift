@@ -34,8 +34,7 @@ struct JSONWriterTests {
     var metadata = PageMetadata()
     metadata.title = "Title"
     metadata.description = "Description"
-    metadata.url = "https://example.com/a"
-    metadata.originalURL = "https://example.com/a?utm=1"
+    metadata.canonicalURL = "https://example.com/a"
     metadata.siteName = "Example"
     metadata.type = "article"
     metadata.lang = "en"
@@ -64,7 +63,7 @@ struct JSONWriterTests {
       color: "#88c847", variants: [thumbnail, thumbnail])
     let error = RecordError(code: "httpStatus", message: "The server answered HTTP 503.", stage: "fetch")
     return CrawlRecord(
-      url: "https://Example.com/a#top", normalizedURL: "https://example.com/a", outcome: .stale,
+      originalURL: "https://Example.com/a#top", normalizedURL: "https://example.com/a", outcome: .stale,
       fetch: FetchFacts(
         finalURL: "https://example.com/a", status: 200, redirects: ["http://example.com/a"], etag: "\"e\"",
         lastModified: "Tue, 01 Dec 2026 06:52:01 GMT", fetchedAt: "2026-12-01T11:36:44Z", duration: 0.00518),
@@ -107,7 +106,8 @@ struct JSONWriterTests {
     #expect(Self.unsetProperties(of: Self.completeCard) == [])
     // The check itself sees an unset property.
     #expect(
-      Self.unsetProperties(of: CrawlRecord(url: "u", normalizedURL: "n", outcome: .ok)).contains(".fetch"))
+      Self.unsetProperties(of: CrawlRecord(originalURL: "u", normalizedURL: "n", outcome: .ok)).contains(
+        ".fetch"))
   }
 
   @Test func everyPropertyOfRecordsAndCardsEncodesAsJSONEncoderDoes() throws {
@@ -117,7 +117,7 @@ struct JSONWriterTests {
     var failed = Self.completeRecord
     failed.outcome = .failed
     try expectSameBytes(Card(record: failed))
-    try expectSameBytes(CrawlRecord(url: "u", normalizedURL: "n", outcome: .notModified))
+    try expectSameBytes(CrawlRecord(originalURL: "u", normalizedURL: "n", outcome: .notModified))
     try expectSameBytes(RecordError(code: "c", message: "m", stage: nil))
     try expectSameBytes(PageMetadata())
   }

@@ -20,7 +20,7 @@ struct ManifestReaderTests {
 
   func line(_ index: Int) throws -> String {
     let url = "https://example.com/\(index)"
-    let record = CrawlRecord(url: url, normalizedURL: url, outcome: .ok)
+    let record = CrawlRecord(originalURL: url, normalizedURL: url, outcome: .ok)
     return String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
   }
 
@@ -32,7 +32,7 @@ struct ManifestReaderTests {
     var largest = 0
     try reader.readRecords(inBatchesOf: batchSize) { records in
       largest = max(largest, records.count)
-      urls += records.map(\.url)
+      urls += records.map(\.originalURL)
     }
     #expect(urls == (0..<2500).filter { $0 % 100 != 99 }.map { "https://example.com/\($0)" })
     #expect(largest <= batchSize)

@@ -16,7 +16,7 @@ struct StateStoreTests {
     let directory = makeTemporaryDirectory("state")
     defer { removeDirectory(directory) }
     let path = directory + "/state.sqlite"
-    let record = CrawlRecord(url: "http://a.test/", normalizedURL: "http://a.test/", outcome: .ok)
+    let record = CrawlRecord(originalURL: "http://a.test/", normalizedURL: "http://a.test/", outcome: .ok)
     let old = try SQLiteDatabase(path: path)
     try old.execute(
       """
@@ -29,7 +29,7 @@ struct StateStoreTests {
     // when it is opened and a second record is saved,
     let state = try StateStore(path: path)
     var second = record
-    (second.url, second.normalizedURL, second.outcome) = ("http://b.test/", "http://b.test/", .failed)
+    (second.originalURL, second.normalizedURL, second.outcome) = ("http://b.test/", "http://b.test/", .failed)
     try state.savePage(
       second.normalizedURL, record: second, run: 1, isGood: false, etag: nil, lastModified: nil,
       fetchedAt: nil)
@@ -52,7 +52,8 @@ struct StateStoreTests {
     let urls = ["http://a.test/", "http://b.test/", "http://c.test/"]
     for url in urls {
       try state.savePage(
-        url, record: CrawlRecord(url: url, normalizedURL: url, outcome: .ok), run: 1, isGood: true, etag: nil,
+        url, record: CrawlRecord(originalURL: url, normalizedURL: url, outcome: .ok), run: 1, isGood: true,
+        etag: nil,
         lastModified: nil, fetchedAt: 1)
     }
     // Given a walk that remembered its keys,
@@ -75,7 +76,7 @@ struct StateStoreTests {
     let path = directory + "/state.sqlite"
     let state = try StateStore(path: path)
     let url = "http://a.test/"
-    let good = CrawlRecord(url: url, normalizedURL: url, outcome: .ok)
+    let good = CrawlRecord(originalURL: url, normalizedURL: url, outcome: .ok)
     try state.savePage(
       url, record: good, run: 1, isGood: true, etag: "\"e1\"", lastModified: nil, fetchedAt: 1)
     // then its record is held once (as the good record), and read back as both good and current;

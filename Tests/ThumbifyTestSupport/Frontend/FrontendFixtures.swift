@@ -74,7 +74,7 @@ enum FrontendFixtures {
       metadata.description =
         "Description of page \(index), long enough to wrap onto a second line in the card."
       metadata.siteName = "Site \(index % 3)"
-      metadata.url = url
+      metadata.canonicalURL = url
       metadata.lang = "en"
       if index % 4 == 1 { metadata.video = VideoCandidate(url: "https://video.example/\(index).mp4") }
       let image = try thumbnails(
@@ -84,7 +84,7 @@ enum FrontendFixtures {
         ? RecordError(code: "httpStatus", message: "The server answered HTTP 503.", stage: "fetch") : nil
       records.append(
         CrawlRecord(
-          url: url, normalizedURL: url, outcome: outcome,
+          originalURL: url, normalizedURL: url, outcome: outcome,
           fetch: FetchFacts(finalURL: url, status: 200, fetchedAt: "2026-11-29T00:00:00Z"),
           metadata: outcome == .failed ? nil : metadata, image: outcome == .failed ? nil : image,
           icon: outcome == .failed ? nil : icon, error: error))
@@ -101,13 +101,13 @@ enum FrontendFixtures {
       metadata.description = text
       metadata.siteName = text
       metadata.lang = "en\" onmouseover=\"console.log('THUMBIFY-XSS')"
-      metadata.url =
+      metadata.canonicalURL =
         index % 2 == 0 ? "javascript:console.log('THUMBIFY-XSS')" : "https://evil.example/\(index)?q=\(text)"
       metadata.video = VideoCandidate(url: "javascript:console.log('THUMBIFY-XSS')")
       metadata.image = ImageCandidate(url: "https://evil.example/i.jpg", alt: text)
       let url = "https://evil.example/\(index)"
       return CrawlRecord(
-        url: url, normalizedURL: url, outcome: index % 3 == 2 ? .stale : .ok, metadata: metadata,
+        originalURL: url, normalizedURL: url, outcome: index % 3 == 2 ? .stale : .ok, metadata: metadata,
         image: image,
         error: index % 3 == 2 ? RecordError(code: "x<script>", message: text, stage: "fetch") : nil)
     }

@@ -11,7 +11,6 @@ import Foundation
 struct StubExtractor: MetadataExtracting {
   func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata {
     var metadata = PageMetadata()
-    metadata.originalURL = pageURL
     for line in String(decoding: html, as: UTF8.self).split(separator: "\n") {
       let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
       guard parts.count == 2 else { continue }

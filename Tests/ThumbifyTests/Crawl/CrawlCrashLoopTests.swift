@@ -71,13 +71,13 @@ final class CrawlCrashLoopTests {
     let records = try readManifest(out)
     #expect(records.count == 3)
     for record in records {
-      #expect(record.outcome == .ok, "\(record.url)")
-      #expect(record.metadata?.title != nil, "the page's card is kept: \(record.url)")
-      if record.url.hasSuffix("/1.html") {
+      #expect(record.outcome == .ok, "\(record.originalURL)")
+      #expect(record.metadata?.title != nil, "the page's card is kept: \(record.originalURL)")
+      if record.originalURL.hasSuffix("/1.html") {
         #expect(record.imageError?.code == "crashedDecoder")
         #expect(record.image == nil)
       } else {
-        #expect(record.image != nil, "\(record.url): \(String(describing: record.imageError))")
+        #expect(record.image != nil, "\(record.originalURL): \(String(describing: record.imageError))")
       }
     }
   }
@@ -100,7 +100,7 @@ final class CrawlCrashLoopTests {
     #expect(
       summary?.contains(#""crashedDecoder":["\#(nginx.url("/doomed-copy.jpg"))"]"#) == true, "\(third.output)"
     )
-    let copy = try readManifest(out).first { $0.url.hasSuffix("/3.html") }
+    let copy = try readManifest(out).first { $0.originalURL.hasSuffix("/3.html") }
     #expect(copy?.imageError?.code == "crashedDecoder")
   }
 }

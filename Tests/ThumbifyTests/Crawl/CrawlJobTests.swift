@@ -55,7 +55,8 @@ struct CrawlJobTests {
     let (summary, records, _) = try await crawl(Self.list)
     #expect(
       records.map(\.normalizedURL) == ["http://site.test/a", "http://site.test/b", "http://site.test/c"])
-    #expect(records.map(\.url) == ["http://site.test/a", "HTTP://SITE.TEST:80/b#top", "http://site.test/c"])
+    #expect(
+      records.map(\.originalURL) == ["http://site.test/a", "HTTP://SITE.TEST:80/b#top", "http://site.test/c"])
     #expect(records.allSatisfy { $0.outcome == .ok && $0.schema == CrawlRecord.schemaVersion })
     #expect(records[0].metadata?.title == "A")
     #expect(records[0].image?.variants.map(\.name) == ["card", "card2x"])

@@ -99,7 +99,7 @@ final class CrawlKillTests {
     }
     let rerunStatus = try await start(out).exitStatus()
     let problems = try readManifest(out).compactMap { record in
-      record.error.map { "\(record.url): \($0.message)" }
+      record.error.map { "\(record.originalURL): \($0.message)" }
     }
     #expect(rerunStatus == 0, "\(problems)")
     #expect(try comparable(out) == expected, "killed after \(Int(fraction * 100)) % of \(duration) s")
@@ -110,7 +110,7 @@ final class CrawlKillTests {
       let path = out + "/cards/" + CardKey(normalizedURL: record.normalizedURL).fileName
       #expect(
         FileSystem.fileHolds(try CardWriter.encodedCard(for: record), at: path),
-        "the card of \(record.url) after a kill at \(Int(fraction * 100)) %")
+        "the card of \(record.originalURL) after a kill at \(Int(fraction * 100)) %")
     }
     let cardFiles = try FileManager.default.contentsOfDirectory(atPath: out + "/cards")
     #expect(cardFiles.count == records.count, "\(cardFiles.filter { !$0.hasSuffix(".json") })")

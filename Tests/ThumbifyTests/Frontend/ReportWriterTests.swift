@@ -28,7 +28,8 @@ struct ReportWriterTests {
   func cards(_ count: Int) -> [Card] {
     (0..<count).map { index in
       let url = "https://example.com/\(index)"
-      return Card(record: CrawlRecord(url: url, normalizedURL: url, outcome: index % 7 == 0 ? .failed : .ok))
+      return Card(
+        record: CrawlRecord(originalURL: url, normalizedURL: url, outcome: index % 7 == 0 ? .failed : .ok))
     }
   }
 

@@ -36,11 +36,14 @@ struct LinkMetadataProviderTests {
     // Then relative URLs resolve against where the page really is, and the request is remembered
     #expect(preview.metadata.title == "A & B")
     #expect(preview.metadata.image?.url == "https://example.test/img/card.jpg")
-    #expect(preview.metadata.originalURL == "http://example.test/old")
-    #expect(preview.fetch.finalURL == "https://example.test/articles/new")
-    #expect(preview.fetch.redirects == ["http://example.test/old"])
-    #expect(preview.fetch.etag == "\"e1\"")
-    #expect(preview.fetch.fetchedAt.hasSuffix("Z"))
+    #expect(preview.originalURL == "http://example.test/old")
+    // The page declares no canonical URL: the link leads where the redirects ended.
+    #expect(preview.url == "https://example.test/articles/new")
+    let fetch = try #require(preview.fetch)
+    #expect(fetch.finalURL == "https://example.test/articles/new")
+    #expect(fetch.redirects == ["http://example.test/old"])
+    #expect(fetch.etag == "\"e1\"")
+    #expect(fetch.fetchedAt.hasSuffix("Z"))
   }
 
   @Test func fetchFailuresAreTypedWithTheirLinkPresentationFamily() async {
