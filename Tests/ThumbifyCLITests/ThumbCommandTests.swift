@@ -101,7 +101,7 @@ struct ThumbCommandTests {
     #expect(
       result.err == """
         Error: \(message)
-        Usage: thumbify thumb <images> ... --out <dir> [--size <WxH>] [--fit <fit>] [--format <format>]
+        Usage: thumbify thumb <images> ... --out <dir> [--size <WxH>] [--fit <fit>] [--format <format>] [--log-format <format>]
           See 'thumbify thumb --help' for more information.
 
         """)

@@ -18,6 +18,7 @@ enum CardsCommand: Subcommand {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let writer = CardWriter(outputDirectory: arguments.positionals[0])
     do {
       let summary = try writer.writeFromManifest()
@@ -26,7 +27,7 @@ enum CardsCommand: Subcommand {
           + "\(summary.removed) removed.")
       return ExitCode.success
     } catch {
-      console.printError("thumbify cards: \(error.description)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
   }

@@ -33,12 +33,12 @@ enum CrawlCommand: Subcommand {
       .option(
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
       .option(
-        "timeout", value: "seconds",
+        "timeout", value: "duration",
         help:
-          "The deadline of one URL: its page (redirects, retries and their waits included) and the image "
-          + "and icon candidates after it share it. Network time only: queue waits and decoding do not "
-          + "count. There is no separate per-attempt timeout.",
-        default: "30"),
+          "The deadline of one URL (e.g. 30s, 2m; at most 1h): its page (redirects, retries and their waits "
+          + "included) and the image and icon candidates after it share it. Network time only: queue waits "
+          + "and decoding do not count. There is no separate per-attempt timeout.",
+        default: "30s"),
       .option("concurrency", value: "n", help: "URLs crawled at once.", default: "64"),
       .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
       .flag("allow-private-network", help: "Allow loopback and private addresses (tests, local demos)."),
@@ -47,7 +47,6 @@ enum CrawlCommand: Subcommand {
         "cacert", value: "file", help: "A PEM file of CA certificates to trust instead of the system's."),
       .option("contact", value: "url", help: "A URL identifying the operator, sent in the User-Agent."),
       .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
-      .option("log-format", value: "format", help: "text or json.", default: "text"),
     ]
   )
 
@@ -59,7 +58,7 @@ enum CrawlCommand: Subcommand {
     /// `--timeout`, `--cacert`, `--contact`, `--per-host`, … (`FetcherOptions`).
     var fetcher: FetcherConfiguration
     var isQuiet: Bool
-    var logFormat: CrawlProgress.LogFormat
+    var logFormat: LogFormat
   }
 
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> Options {
@@ -80,19 +79,10 @@ enum CrawlCommand: Subcommand {
       }
       variants.append(variant)
     }
-    var maxAge: Double?
-    if let text = arguments.value("max-age") {
-      guard let seconds = DurationParser.seconds(text) else {
-        throw UsageError("The value '\(text)' is invalid for '--max-age <duration>'")
-      }
-      maxAge = seconds
-    }
+    let maxAge = try DurationParser.value("max-age", in: arguments, allowsZero: true)
     var fetcher = try FetcherOptions.configuration(arguments)
     fetcher.maxTransfersPerHost = try integer("per-host", "n", range: 1...256)
-    let formatText = arguments.value("log-format") ?? "text"
-    guard let logFormat = CrawlProgress.LogFormat(rawValue: formatText) else {
-      throw UsageError("The value '\(formatText)' is invalid for '--log-format <format>'")
-    }
+    let logFormat = try LogFormat.parse(arguments)
     let concurrency = try integer("concurrency", "n", range: 1...4_096)
     return Options(
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
@@ -106,8 +96,9 @@ enum CrawlCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let options = try parse(arguments)
-    func fatal(_ message: String) -> Int32 {
-      console.printError("Error: \(message)")
+    let diagnostics = Diagnostics(console: console, format: options.logFormat, command: name)
+    func fatal(_ message: String, hint: String? = nil, code: String? = nil) -> Int32 {
+      diagnostics.error(message, hint: hint, code: code)
       return ExitCode.fatal
     }
     let listPath = options.listPath
@@ -116,15 +107,18 @@ enum CrawlCommand: Subcommand {
       do {
         _ = try URLListReader(path: listPath)
       } catch {
-        guard case .io(_, _, let message) = error else { return fatal(error.description) }
-        return fatal("Cannot read the URL list '\(listPath)': \(message).")
+        guard case .io(_, _, let message) = error else { return fatal(error.description, code: error.code) }
+        return fatal(
+          "Cannot read the URL list '\(listPath)': \(message).",
+          hint: "Give a readable file, or '-' for standard input.",
+          code: error.code)
       }
     }
     let components: Production
     do {
       components = try Production(options: options)
     } catch {
-      return fatal(error.description)
+      return fatal(error.description, code: error.code)
     }
     defer { components.shutdown() }
     let total = console.isErrorTerminal && !options.isQuiet && !isStandardInput ? countLines(listPath) : nil
@@ -145,7 +139,7 @@ enum CrawlCommand: Subcommand {
         onEvent: { progress.record($0) })
     } catch {
       progress.finish()
-      return fatal(error.description)
+      return fatal(error.description, code: error.code)
     }
     progress.finish()
     if !options.isQuiet {

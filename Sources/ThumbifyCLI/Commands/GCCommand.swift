@@ -23,24 +23,23 @@ enum GCCommand: Subcommand {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    let graceText = arguments.value("grace") ?? "1d"
-    guard let grace = DurationParser.seconds(graceText) else {
-      throw UsageError("The value '\(graceText)' is invalid for '--grace <duration>'")
-    }
+    let grace = try DurationParser.value("grace", in: arguments, allowsZero: true) ?? 86_400
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let directory = arguments.positionals[0]
     guard
       FileManager.default.fileExists(atPath: OutputLayout(directory).manifest)
         || FileManager.default.fileExists(atPath: OutputLayout(directory).stateDatabase)
     else {
-      console.printError(
-        "Error: '\(directory)' is not a crawl output directory (no manifest.jsonl or state).")
+      diagnostics.error(
+        "'\(directory)' is not a crawl output directory (no manifest.jsonl or state).",
+        hint: "Give the --out directory of a crawl.")
       return ExitCode.fatal
     }
     let report: GarbageCollector.Report
     do {
       report = try GarbageCollector(outputDirectory: directory, grace: grace).collect()
     } catch {
-      console.printError("Error: \(error.description)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
     if !arguments.flag("quiet") {

@@ -27,6 +27,7 @@ enum ReportCommand: Subcommand {
     else {
       throw UsageError("The value '\(arguments.value("page-size") ?? "")' is invalid for '--page-size <n>'")
     }
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let directory = arguments.positionals[0]
     let writer = ReportWriter(
       outputDirectory: directory, reportPath: arguments.value("out"), pageSize: pageSize)
@@ -37,7 +38,7 @@ enum ReportCommand: Subcommand {
           + "\(summary.failed) failed), \(summary.bytes) bytes.")
       return ExitCode.success
     } catch {
-      console.printError("thumbify report: \(error.description)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
   }

@@ -31,6 +31,7 @@ enum ThumbCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let variant = try variant(from: arguments)
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let output = OutputLayout(arguments.value("out") ?? ".")
     let sources = arguments.positionals
     let standardInput = sources.contains("-") ? console.readStandardInput() : []
@@ -39,12 +40,14 @@ enum ThumbCommand: Subcommand {
     do {
       records = try await ThumbnailBatch(output: output, variant: variant).run(inputs)
     } catch {
-      console.printError("Error: \(error)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
     let failures = records.filter { $0.error != nil }
     for failure in failures {
-      console.printError("\(failure.source): \(failure.error?.message ?? "")")
+      diagnostics.problem(
+        failure.source, code: failure.error?.code ?? "unknown", message: failure.error?.message ?? "",
+        fields: ["source": failure.source])
     }
     console.print(
       "\(records.count - failures.count) of \(records.count) images thumbnailed; manifest: \(output.manifest)"
