@@ -28,7 +28,8 @@ enum DurationParser {
     if let maximum { accepted += " and at most \(words(maximum))" }
     throw UsageError(
       "The value '\(text)' is invalid for '--\(long) <duration>'",
-      hint: "Give a duration of \(accepted), such as 30s, 2m, 1h or 7d (a plain number is seconds).")
+      hint: "A duration is seconds or a number with s, m, h, d or w (30s, 2m, 1h, 7d); this one must be "
+        + "\(accepted).")
   }
 
   /// `3600` → `1h`, for messages.
