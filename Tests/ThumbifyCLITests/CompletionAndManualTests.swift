@@ -114,6 +114,36 @@ struct CompletionAndManualTests {
     #expect(text.contains("]:format:(text json)'"))
   }
 
+  /// zsh completes in an interactive shell on a pseudo-terminal (zsh/zpty): what `-n` cannot see,
+  /// such as an `_arguments` spec zsh refuses at completion time.
+  @Test(arguments: [
+    ("thumbify cr", "thumbify crawl"), ("thumbify gc out --log-format t", "--log-format text"),
+    ("thumbify crawl --ti", "thumbify crawl --timeout"),
+  ])
+  func zshCompletesInAnInteractiveShell(_ typed: String, expected: String) async throws {
+    try Self.requireShell("zsh")
+    let script = try await Self.scriptFile("zsh")
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    let dump = NSTemporaryDirectory() + "thumbify-zcompdump-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let driver = """
+      zmodload zsh/zpty
+      zpty z zsh -f -i
+      zpty -w z "PS1=''; autoload -U compinit; compinit -u -d '\(dump)'; source '\(script)'"
+      zpty -w -n z '\(typed)'$'\\t'
+      all=''
+      for i in {1..50}; do
+        sleep 0.1
+        zpty -r -t z chunk && all+=$chunk
+        [[ $all == *'\(expected)'* ]] && break
+      done
+      zpty -d z
+      print -r -- $all
+      """
+    let result = try Self.run("zsh", ["-f", "-c", driver])
+    #expect(result.out.contains(expected), "zsh did not complete '\(typed)':\n\(result.out)\(result.err)")
+  }
+
   @Test func fishScriptParsesAndCompletes() async throws {
     try Self.requireShell("fish")
     let script = try await Self.scriptFile("fish")
