@@ -81,6 +81,20 @@ struct Diagnostics: Sendable {
     }
   }
 
+  /// A command's closing summary, on standard output: `text` as it is, or in JSON one
+  /// `{"event": "summary", "command": …}` object with `fields`, like the crawl's summary.
+  func summary(_ text: String, fields: [String: Any]) {
+    switch format {
+    case .text:
+      console.print(text)
+    case .json:
+      var object = fields
+      object["event"] = "summary"
+      object["command"] = command
+      console.print(Self.json(object))
+    }
+  }
+
   /// A usage error: the three-line block of swift-argument-parser in text (message, usage, pointer to
   /// `--help`), one `error` object with `usage` in JSON.
   func usageError(_ error: UsageError, usage: String, helpCommand: String) {

@@ -190,6 +190,26 @@ struct VocabularyTests {
     #expect(object["command"] as? String == "thumb")
     #expect(object["source"] as? String == "/nonexistent.jpg")
     #expect(object["code"] as? String == "unreadableInput")
+    let summary = try Self.onlyJSONLine(result.out)
+    #expect(summary["event"] as? String == "summary")
+    #expect(summary["failed"] as? Int == 1)
+  }
+
+  /// In JSON, the closing summary of every command is one object on stdout, like the crawl's.
+  @Test func summariesAreJSONObjects() async throws {
+    let directory = NSTemporaryDirectory() + "thumbify-vocabulary-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try Data().write(to: URL(fileURLWithPath: directory + "/manifest.jsonl"))
+    for (command, key) in [("cards", "written"), ("report", "cards"), ("gc", "removed")] {
+      let result = await runCLI([command, directory, "--log-format", "json"])
+      #expect(result.status == 0, "\(command): \(result.err)")
+      #expect(result.err.isEmpty, "\(command)")
+      let summary = try Self.onlyJSONLine(result.out)
+      #expect(summary["event"] as? String == "summary", "\(command)")
+      #expect(summary["command"] as? String == command)
+      #expect(summary[key] as? Int == 0, "\(command): \(result.out)")
+    }
   }
 
   @Test func anInvalidLogFormatIsAUsageErrorInText() async {

@@ -22,9 +22,13 @@ enum CardsCommand: Subcommand {
     let writer = CardWriter(outputDirectory: arguments.positionals[0])
     do {
       let summary = try writer.writeFromManifest()
-      console.print(
+      diagnostics.summary(
         "\(writer.cardsDirectory): \(summary.written) written, \(summary.unchanged) unchanged, "
-          + "\(summary.removed) removed.")
+          + "\(summary.removed) removed.",
+        fields: [
+          "cards": writer.cardsDirectory, "written": summary.written, "unchanged": summary.unchanged,
+          "removed": summary.removed,
+        ])
       return ExitCode.success
     } catch {
       diagnostics.error(error.description, code: error.code)

@@ -43,11 +43,14 @@ enum GCCommand: Subcommand {
       return ExitCode.fatal
     }
     if !arguments.flag("quiet") {
-      console.print(
+      diagnostics.summary(
         "Removed \(report.removed) unreferenced \(report.removed == 1 ? "blob" : "blobs") "
           + "(\(CrawlProgress.bytes(report.removedBytes))); kept \(report.kept) referenced "
-          + "(\(CrawlProgress.bytes(report.keptBytes))) and \(report.keptYoung) younger than the grace period."
-      )
+          + "(\(CrawlProgress.bytes(report.keptBytes))) and \(report.keptYoung) younger than the grace period.",
+        fields: [
+          "removed": report.removed, "removedBytes": report.removedBytes, "kept": report.kept,
+          "keptBytes": report.keptBytes, "keptYoung": report.keptYoung,
+        ])
     }
     return ExitCode.success
   }

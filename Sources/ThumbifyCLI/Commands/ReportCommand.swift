@@ -33,9 +33,13 @@ enum ReportCommand: Subcommand {
       outputDirectory: directory, reportPath: arguments.value("out"), pageSize: pageSize)
     do {
       let summary = try writer.write()
-      console.print(
+      diagnostics.summary(
         "Wrote \(writer.reportPath): \(summary.total) cards (\(summary.ok) ok, \(summary.stale) stale, "
-          + "\(summary.failed) failed), \(summary.bytes) bytes.")
+          + "\(summary.failed) failed), \(summary.bytes) bytes.",
+        fields: [
+          "report": writer.reportPath, "cards": summary.total, "ok": summary.ok, "stale": summary.stale,
+          "failed": summary.failed, "bytes": summary.bytes,
+        ])
       return ExitCode.success
     } catch {
       diagnostics.error(error.description, code: error.code)

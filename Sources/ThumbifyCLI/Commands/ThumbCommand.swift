@@ -49,9 +49,12 @@ enum ThumbCommand: Subcommand {
         failure.source, code: failure.error?.code ?? "unknown", message: failure.error?.message ?? "",
         fields: ["source": failure.source])
     }
-    console.print(
-      "\(records.count - failures.count) of \(records.count) images thumbnailed; manifest: \(output.manifest)"
-    )
+    diagnostics.summary(
+      "\(records.count - failures.count) of \(records.count) images thumbnailed; manifest: \(output.manifest)",
+      fields: [
+        "images": records.count, "thumbnailed": records.count - failures.count, "failed": failures.count,
+        "manifest": output.manifest,
+      ])
     return failures.isEmpty ? ExitCode.success : ExitCode.someFailed
   }
 
