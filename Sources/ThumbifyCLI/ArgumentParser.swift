@@ -4,7 +4,12 @@
 /// and a pointer to `--help`, on standard error with exit code 64.
 public struct UsageError: Error, Sendable, Equatable {
   public var message: String
-  public init(_ message: String) { self.message = message }
+  /// What to do instead, printed on the line after the message.
+  public var hint: String?
+  public init(_ message: String, hint: String? = nil) {
+    self.message = message
+    self.hint = hint
+  }
 }
 
 /// The arguments of one command after parsing.
@@ -79,10 +84,13 @@ enum ArgumentParser {
     return spec.allOptions.first { $0.short == short }
   }
 
-  /// A value may itself start with `-` only when it is exactly `-` (stdin) or a number (`--timeout -1`
-  /// is then refused as an invalid value, not as a missing one).
+  /// A value may itself start with `-` only when it is exactly `-` (stdin) or a digit follows the minus
+  /// (`-1`, `-1s`, `-.5`): `--timeout -1` is then refused as an invalid value, which says what is
+  /// accepted, not as a missing one. No option's short name is a digit.
   private static func isOptionLike(_ argument: String) -> Bool {
-    argument.hasPrefix("-") && argument != "-" && Double(argument) == nil
+    guard argument.hasPrefix("-"), argument != "-" else { return false }
+    let next = argument.dropFirst().first
+    return !(next?.isNumber == true || next == ".")
   }
 
   private static func validate(_ parsed: inout ParsedArguments, spec: CommandSpec) throws(UsageError) {
@@ -94,7 +102,7 @@ enum ArgumentParser {
     if let index = parsed.positionals.firstIndex(of: ""), let last = spec.arguments.indices.last {
       throw UsageError("The value '' is invalid for '\(spec.arguments[min(index, last)].usage)'")
     }
-    for option in spec.options where !option.isFlag {
+    for option in spec.allOptions where !option.isFlag {
       if parsed.values[option.long] == nil {
         if let defaultValue = option.defaultValue {
           parsed.values[option.long] = [defaultValue]

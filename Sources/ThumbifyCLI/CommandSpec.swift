@@ -29,14 +29,17 @@ public struct OptionSpec: Sendable {
   public var isRequired: Bool
   /// Whether the option may be given more than once (each value is kept).
   public var isRepeating: Bool
+  /// The only values the option takes, for completion scripts (the command still checks the value).
+  public var choices: [String] = []
 
   public static func option(
     _ long: String, short: Character? = nil, value: String, help: String,
-    default defaultValue: String? = nil, isRequired: Bool = false, isRepeating: Bool = false
+    default defaultValue: String? = nil, isRequired: Bool = false, isRepeating: Bool = false,
+    choices: [String] = []
   ) -> OptionSpec {
     OptionSpec(
       long: long, short: short, valueName: value, help: help, defaultValue: defaultValue,
-      isRequired: isRequired, isRepeating: isRepeating)
+      isRequired: isRequired, isRepeating: isRepeating, choices: choices)
   }
 
   public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
@@ -68,20 +71,33 @@ public struct CommandSpec: Sendable {
   public var discussion: String?
   public var arguments: [ArgumentSpec]
   public var options: [OptionSpec]
+  /// Whether the command takes `--log-format` (every subcommand; not `thumbify` itself nor `help`,
+  /// which only print help).
+  public var takesLogFormat: Bool
 
   public init(
     commandName: String, abstract: String, discussion: String? = nil,
-    arguments: [ArgumentSpec] = [], options: [OptionSpec] = []
+    arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], takesLogFormat: Bool = true
   ) {
     self.commandName = commandName
     self.abstract = abstract
     self.discussion = discussion
     self.arguments = arguments
     self.options = options
+    self.takesLogFormat = takesLogFormat
   }
 
   static let helpOption = OptionSpec.flag("help", short: "h", help: "Show help information.")
 
-  /// The options as parsed, including the implicit `-h, --help`.
-  var allOptions: [OptionSpec] { options + [Self.helpOption] }
+  /// How a command's log and error lines on standard error are written. Every command takes it, so it is
+  /// not listed in each spec: one declaration, one meaning (docs/cli.md, "Options every command takes").
+  static let logFormatOption = OptionSpec.option(
+    "log-format", value: "format",
+    help: "text or json: json writes every log and error line on standard error as one JSON object.",
+    default: LogFormat.text.rawValue, choices: LogFormat.allCases.map(\.rawValue))
+
+  /// The options the command line shows in usage lines: the command's own and `--log-format`.
+  var usageOptions: [OptionSpec] { takesLogFormat ? options + [Self.logFormatOption] : options }
+  /// The options as parsed, including the implicit `--log-format` and `-h, --help`.
+  var allOptions: [OptionSpec] { usageOptions + [Self.helpOption] }
 }

@@ -5,8 +5,6 @@ import Thumbify
 /// What `thumbify crawl` tells people and cron while it runs: a progress bar on a terminal, one line
 /// per problem in text or JSON, and the final summary.
 final class CrawlProgress: Sendable {
-  enum LogFormat: String { case text, json }
-
   private struct State {
     var done = 0
     var errors = 0
@@ -115,14 +113,17 @@ final class CrawlProgress: Sendable {
   }
 
   private func log(_ line: Int, _ url: String, outcome: String, error: RecordError) -> String? {
+    // A refusal the command line can lift names its flag (`--allow-private-network`).
+    let hint = Diagnostics.hint(forCode: error.code)
     switch format {
     case .text:
-      return "line \(line): \(outcome) \(url): \(error.message)"
+      return "line \(line): \(outcome) \(url): \(error.message)" + (hint.map { " \($0)" } ?? "")
     case .json:
-      let object: [String: Any] = [
-        "event": "problem", "line": line, "url": url, "outcome": outcome, "code": error.code,
-        "message": error.message,
+      var object: [String: Any] = [
+        "event": "problem", "command": CrawlCommand.name, "line": line, "url": url, "outcome": outcome,
+        "code": error.code, "message": error.message,
       ]
+      if let hint { object["hint"] = hint }
       return Self.json(object)
     }
   }
@@ -250,11 +251,5 @@ final class CrawlProgress: Sendable {
     return String(format: "%.1f MB", Double(count) / Double(1 << 20))
   }
 
-  static func json(_ object: [String: Any]) -> String? {
-    guard
-      let data = try? JSONSerialization.data(
-        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    else { return nil }
-    return String(decoding: data, as: UTF8.self)
-  }
+  static func json(_ object: [String: Any]) -> String? { Diagnostics.json(object) }
 }

@@ -7,15 +7,14 @@ enum FetcherOptions {
   /// `--ignore-robots` and `--contact`.
   static func configuration(_ arguments: ParsedArguments) throws(UsageError) -> FetcherConfiguration {
     var configuration = FetcherConfiguration()
-    let timeoutText = arguments.value("timeout") ?? "30"
-    guard let seconds = Double(timeoutText), seconds > 0, seconds <= 3600 else {
-      throw UsageError("The value '\(timeoutText)' is invalid for '--timeout <seconds>'")
-    }
+    let seconds = try DurationParser.value("timeout", in: arguments, allowsZero: false, maximum: 3600) ?? 30
     configuration.timeout = .milliseconds(Int(seconds * 1000))
     configuration.connectTimeout = min(configuration.connectTimeout, configuration.timeout)
     if let caFile = arguments.value("cacert") {
       guard FileManager.default.isReadableFile(atPath: caFile) else {
-        throw UsageError("The value '\(caFile)' is invalid for '--cacert <file>': it is not a readable file")
+        throw UsageError(
+          "The value '\(caFile)' is invalid for '--cacert <file>': it is not a readable file",
+          hint: "Give a PEM file of CA certificates (--cacert does not read standard input).")
       }
       configuration.caFile = caFile
     }

@@ -11,7 +11,7 @@ enum HelpFormatter {
   static func usage(_ spec: CommandSpec) -> String {
     var parts = [spec.commandName]
     for argument in spec.arguments { parts.append(argument.usage) }
-    for option in spec.options {
+    for option in spec.usageOptions {
       var piece = option.synopsis
       if option.isRepeating { piece += " ..." }
       parts.append(option.isRequired ? piece : "[\(piece)]")

@@ -21,7 +21,9 @@ struct CommandLineTests {
     #expect(result.err.isEmpty)
     #expect(
       result.out.hasPrefix(
-        "OVERVIEW: Link previews and thumbnails for whole URL corpora.\n\nUSAGE: thumbify <subcommand>\n"))
+        "OVERVIEW: Link previews and thumbnails for whole URL corpora.\n\n"
+          + "Without arguments, prints this help. docs/cli.md lists every command's options.\n\n"
+          + "USAGE: thumbify <subcommand>\n"))
     #expect(
       result.out.contains("\nSUBCOMMANDS:\n  thumb                   Make thumbnails of local image files.\n")
     )
@@ -31,7 +33,7 @@ struct CommandLineTests {
       ))
   }
 
-  @Test(arguments: [["-h"], ["--help"], ["help"]])
+  @Test(arguments: [["-h"], ["--help"], ["help"], []])
   func everyHelpSpellingPrintsTheSameRootHelp(_ arguments: [String]) async {
     let expected = await runCLI(["--help"]).out
     let result = await runCLI(arguments)
@@ -48,7 +50,7 @@ struct CommandLineTests {
     #expect(viaHelp.out == viaShort.out)
     #expect(
       viaHelp.out.contains(
-        "USAGE: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet]\n"
+        "USAGE: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet] [--log-format <format>]\n"
       ))
   }
 
@@ -65,7 +67,7 @@ struct CommandLineTests {
     #expect(
       result.err == """
         Error: Unknown option '--bogus'
-        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet]
+        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet] [--log-format <format>]
           See 'thumbify thumb --help' for more information.
 
         """)
@@ -101,10 +103,13 @@ struct CommandLineTests {
         """)
   }
 
-  @Test func noArgumentsIsAUsageError() async {
+  /// Bare `thumbify` is how people ask what it does (issue 21): the root help on stdout, exit 0.
+  @Test func noArgumentsPrintsTheRootHelp() async {
+    let expected = await runCLI(["--help"]).out
     let result = await runCLI([])
-    #expect(result.status == 64)
-    #expect(result.err.hasPrefix("Error: Missing expected argument '<subcommand>'\n"))
+    #expect(result.status == 0)
+    #expect(result.err.isEmpty)
+    #expect(result.out == expected)
   }
 }
 

@@ -87,7 +87,7 @@ struct ExtractCommandTests {
   @Test func liveFormValidatesItsOptionsBeforeFetching() async {
     let timeout = await runCLI(["extract", "https://example.com/", "--timeout", "0"])
     #expect(timeout.status == 64)
-    #expect(timeout.err.hasPrefix("Error: The value '0' is invalid for '--timeout <seconds>'\n"))
+    #expect(timeout.err.hasPrefix("Error: The value '0' is invalid for '--timeout <duration>'\n"))
     let contact = await runCLI(["extract", "https://example.com/", "--contact", "me"])
     #expect(contact.err.hasPrefix("Error: The value 'me' is invalid for '--contact <url>'\n"))
     let cacert = await runCLI(["extract", "https://example.com/", "--cacert", "/nonexistent.pem"])
@@ -139,7 +139,7 @@ struct ExtractCommandTests {
     #expect(result.status == 0)
     #expect(
       result.out.contains(
-        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <seconds>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>]\n"
+        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <duration>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>] [--log-format <format>]\n"
       ))
   }
 }

@@ -52,13 +52,15 @@ struct FrontendCommandTests {
     #expect(result.status == 1)
     #expect(result.out == CardKey(normalizedURL: "https://example.com/").hex + "\n")
     #expect(
-      result.err == "thumbify card-key: The scheme 'javascript' is not supported; only http and https are.\n")
+      result.err == "Error: The scheme 'javascript' is not supported; only http and https are.\n")
   }
 
   @Test func reportHelpShowsItsUsage() async {
     let result = await runCLI(["help", "report"])
     #expect(result.status == 0)
-    #expect(result.out.contains("\nUSAGE: thumbify report <dir> [--out <file>] [--page-size <n>]\n"))
+    #expect(
+      result.out.contains(
+        "\nUSAGE: thumbify report <dir> [--out <file>] [--page-size <n>] [--log-format <format>]\n"))
     #expect(
       result.out.contains(
         "\n  -o, --out <file>        Where to write the page (default: <dir>/index.html).\n"))
@@ -89,7 +91,7 @@ struct FrontendCommandTests {
     #expect(result.status == 70)
     #expect(
       result.err
-        == "thumbify report: Could not read the manifest '\(directory)/manifest.jsonl': No such file or directory\n"
+        == "Error: Could not read the manifest '\(directory)/manifest.jsonl': No such file or directory\n"
     )
   }
 

@@ -118,7 +118,7 @@ struct ThumbCommandTests {
     #expect(
       result.err == """
         Error: \(message)
-        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet]
+        Usage: thumbify thumb <images> ... --out <dir> [--state <dir>] [--variant <spec> ...] [--size <WxH>] [--fit <fit>] [--format <format>] [--quality <1-100>] [--quiet] [--log-format <format>]
           See 'thumbify thumb --help' for more information.
 
         """)

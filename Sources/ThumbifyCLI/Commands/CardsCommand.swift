@@ -18,15 +18,20 @@ enum CardsCommand: Subcommand {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let writer = CardWriter(outputDirectory: arguments.positionals[0])
     do {
       let summary = try writer.writeFromManifest()
-      console.print(
+      diagnostics.summary(
         "\(writer.cardsDirectory): \(summary.written) written, \(summary.unchanged) unchanged, "
-          + "\(summary.removed) removed.")
+          + "\(summary.removed) removed.",
+        fields: [
+          "cards": writer.cardsDirectory, "written": summary.written, "unchanged": summary.unchanged,
+          "removed": summary.removed,
+        ])
       return ExitCode.success
     } catch {
-      console.printError("thumbify cards: \(error.description)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
   }

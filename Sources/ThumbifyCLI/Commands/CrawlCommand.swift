@@ -48,12 +48,12 @@ enum CrawlCommand: Subcommand {
       .option(
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
       .option(
-        "timeout", value: "seconds",
+        "timeout", value: "duration",
         help:
-          "The deadline of one URL: its page (redirects, retries and their waits included) and the image "
-          + "and icon candidates after it share it. Network time only: queue waits and decoding do not "
-          + "count. There is no separate per-attempt timeout.",
-        default: "30"),
+          "The deadline of one URL (e.g. 30s, 2m; at most 1h): its page (redirects, retries and their waits "
+          + "included) and the image and icon candidates after it share it. Network time only: queue waits "
+          + "and decoding do not count. There is no separate per-attempt timeout.",
+        default: "30s"),
       .option("concurrency", value: "n", help: "URLs crawled at once.", default: "64"),
       .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
       .flag("allow-private-network", help: "Allow loopback and private addresses (tests, local demos)."),
@@ -84,7 +84,6 @@ enum CrawlCommand: Subcommand {
         "metrics", value: "file",
         help: "Write a Prometheus textfile (node_exporter's textfile collector) with the run's counts."),
       .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
-      .option("log-format", value: "format", help: "text or json.", default: "text"),
     ]
   )
 
@@ -96,7 +95,7 @@ enum CrawlCommand: Subcommand {
     /// `--timeout`, `--cacert`, `--contact`, `--per-host`, … (`FetcherOptions`).
     var fetcher: FetcherConfiguration
     var isQuiet: Bool
-    var logFormat: CrawlProgress.LogFormat
+    var logFormat: LogFormat
     /// `--max-failures`: above it the run exits 1.
     var maxFailures: Threshold
     /// `--prune`, `--prune-max`, `--force-prune`: `nil` keeps the URLs missing from the list.
@@ -115,19 +114,10 @@ enum CrawlCommand: Subcommand {
       return value
     }
     let variants = try VariantOptions.variants(arguments)
-    var maxAge: Double?
-    if let text = arguments.value("max-age") {
-      guard let seconds = DurationParser.seconds(text) else {
-        throw UsageError("The value '\(text)' is invalid for '--max-age <duration>'")
-      }
-      maxAge = seconds
-    }
+    let maxAge = try DurationParser.value("max-age", in: arguments, allowsZero: true)
     var fetcher = try FetcherOptions.configuration(arguments)
     fetcher.maxTransfersPerHost = try integer("per-host", "n", range: 1...256)
-    let formatText = arguments.value("log-format") ?? "text"
-    guard let logFormat = CrawlProgress.LogFormat(rawValue: formatText) else {
-      throw UsageError("The value '\(formatText)' is invalid for '--log-format <format>'")
-    }
+    let logFormat = try LogFormat.parse(arguments)
     let concurrency = try integer("concurrency", "n", range: 1...4_096)
     func threshold(_ name: String, default text: String) throws(UsageError) -> Threshold {
       let text = arguments.value(name) ?? text
@@ -158,8 +148,9 @@ enum CrawlCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let options = try parse(arguments)
-    func fatal(_ message: String) -> Int32 {
-      console.printError("Error: \(message)")
+    let diagnostics = Diagnostics(console: console, format: options.logFormat, command: name)
+    func fatal(_ message: String, hint: String? = nil, code: String? = nil) -> Int32 {
+      diagnostics.error(message, hint: hint, code: code)
       return ExitCode.fatal
     }
     let listPath = options.listPath
@@ -168,8 +159,11 @@ enum CrawlCommand: Subcommand {
       do {
         _ = try URLListReader(path: listPath)
       } catch {
-        guard case .io(_, _, let message) = error else { return fatal(error.description) }
-        return fatal("Cannot read the URL list '\(listPath)': \(message).")
+        guard case .io(_, _, let message) = error else { return fatal(error.description, code: error.code) }
+        return fatal(
+          "Cannot read the URL list '\(listPath)': \(message).",
+          hint: "Give a readable file, or '-' for standard input.",
+          code: error.code)
       }
     }
     let layout: OutputLayout
@@ -184,7 +178,7 @@ enum CrawlCommand: Subcommand {
     do {
       components = try Production(options: options)
     } catch {
-      return fatal(error.description)
+      return fatal(error.description, code: error.code)
     }
     defer { components.shutdown() }
     let total = console.isErrorTerminal && !options.isQuiet && !isStandardInput ? countLines(listPath) : nil
@@ -229,7 +223,7 @@ enum CrawlCommand: Subcommand {
         }
       } catch {
         // A run that already failed for a storage reason has said so; the report's failure adds nothing.
-        if status != ExitCode.fatal { console.printError("Error: \(error.description)") }
+        if status != ExitCode.fatal { diagnostics.error(error.description, code: error.code) }
         return ExitCode.fatal
       }
       return status
@@ -249,7 +243,7 @@ enum CrawlCommand: Subcommand {
       if case .pruneRefused = error {
         message += " Check the URL list, or rerun with a larger --prune-max or with --force-prune."
       }
-      let status = fatal(message)
+      let status = fatal(message, code: error.code)
       // A refused second run must not overwrite the report of the run that holds the directory.
       if case .locked = error { return status }
       return report(nil, error: message, status: status)

@@ -12,6 +12,8 @@ extension ExtractCommand {
     }
     let iconSize = try iconSize(arguments)
     let configuration = try FetcherOptions.configuration(arguments)
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
+    let url = url == "-" ? try urlFromStandardInput(console) : url
     let preview: LinkMetadataProvider.Preview
     do {
       let provider = LinkMetadataProvider(
@@ -19,9 +21,26 @@ extension ExtractCommand {
         extractor: MetadataExtractor(iconTargetSize: iconSize))
       preview = try await provider.metadata(for: url)
     } catch {
-      console.printError("Error: \(error)")
+      // A refusal the command line can lift names its flag (`--allow-private-network`).
+      diagnostics.error(
+        error.description, hint: Diagnostics.hint(forCode: error.code), code: error.code, fields: ["url": url]
+      )
       return ExitCode.someFailed
     }
     return printJSON(preview, arguments, console: console)
+  }
+
+  /// `extract -`: the one URL on standard input (surrounding blank space and lines ignored).
+  static func urlFromStandardInput(_ console: Console) throws(UsageError) -> String {
+    let lines = String(decoding: console.readStandardInput(), as: UTF8.self).split(
+      whereSeparator: \.isNewline
+    )
+    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    guard lines.count == 1, let url = lines.first else {
+      throw UsageError(
+        "Standard input holds \(lines.count) URLs; 'extract -' reads exactly one",
+        hint: "For many URLs use 'thumbify crawl -'.")
+    }
+    return url
   }
 }

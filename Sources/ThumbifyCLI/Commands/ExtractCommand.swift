@@ -23,7 +23,8 @@ enum ExtractCommand: Subcommand {
       """,
     arguments: [
       ArgumentSpec(
-        "url", help: "The page to fetch (the live form).", isOptional: true)
+        "url", help: "The page to fetch (the live form; '-' reads the URL from standard input).",
+        isOptional: true)
     ],
     options: [
       .option("html", value: "file", help: "A saved page to read instead of fetching."),
@@ -33,11 +34,11 @@ enum ExtractCommand: Subcommand {
       .option("icon-size", value: "px", help: "The icon size icons are ranked for.", default: "64"),
       .flag("compact", help: "Print the JSON on one line instead of indented."),
       .option(
-        "timeout", value: "seconds",
+        "timeout", value: "duration",
         help:
-          "Live form: the deadline of the page fetch, its redirects, retries and their waits included "
-          + "(network time; no separate per-attempt timeout).",
-        default: "30"),
+          "Live form: the deadline of the page fetch (e.g. 30s, 2m; at most 1h), its redirects, retries and "
+          + "their waits included (network time; no separate per-attempt timeout).",
+        default: "30s"),
       .option("cacert", value: "file", help: "Live form: trust the CAs in this PEM file."),
       .flag("allow-private-network", help: "Live form: allow private, loopback and reserved addresses."),
       .flag("ignore-robots", help: "Live form: do not read robots.txt."),
@@ -66,6 +67,7 @@ enum ExtractCommand: Subcommand {
         "The value '\(pageURL)' is invalid for '--url <page-url>': it must be an absolute http(s) URL")
     }
     let iconSize = try iconSize(arguments)
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let html: [UInt8]
     if htmlPath == "-" {
       html = console.readStandardInput()
@@ -76,7 +78,7 @@ enum ExtractCommand: Subcommand {
         html = try FileSystem.readFile(htmlPath, limit: Self.maximumFileBytes)
       } catch {
         guard case .io(_, _, let message) = error else { return ExitCode.someFailed }
-        console.printError("Error: Cannot read '\(htmlPath)': \(message).")
+        diagnostics.error("Cannot read '\(htmlPath)': \(message).", code: error.code)
         return ExitCode.someFailed
       }
     }
@@ -108,7 +110,8 @@ enum ExtractCommand: Subcommand {
       console.print(String(decoding: data, as: UTF8.self))
       return ExitCode.success
     } catch {
-      console.printError("Error: Cannot encode the metadata as JSON: \(error).")
+      Diagnostics(console: console, format: (try? LogFormat.parse(arguments)) ?? .text, command: name)
+        .error("Cannot encode the metadata as JSON: \(error).")
       return ExitCode.fatal
     }
   }

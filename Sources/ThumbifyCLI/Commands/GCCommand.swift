@@ -25,10 +25,8 @@ enum GCCommand: Subcommand {
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    let graceText = arguments.value("grace") ?? "1d"
-    guard let grace = DurationParser.seconds(graceText) else {
-      throw UsageError("The value '\(graceText)' is invalid for '--grace <duration>'")
-    }
+    let grace = try DurationParser.value("grace", in: arguments, allowsZero: true) ?? 86_400
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let directory = arguments.positionals[0]
     let isQuiet = arguments.flag("quiet")
     let layout: OutputLayout
@@ -36,15 +34,16 @@ enum GCCommand: Subcommand {
       layout = try StateOption.layout(
         arguments, outputDirectory: directory, console: console, isQuiet: isQuiet)
     } catch {
-      console.printError("Error: \(error.description)")
+      diagnostics.error(error.description)
       return ExitCode.fatal
     }
     guard
       FileManager.default.fileExists(atPath: layout.manifest)
         || FileManager.default.fileExists(atPath: layout.stateDatabase)
     else {
-      console.printError(
-        "Error: '\(directory)' is not a crawl output directory (no manifest.jsonl or state).")
+      diagnostics.error(
+        "'\(directory)' is not a crawl output directory (no manifest.jsonl or state).",
+        hint: "Give the --out directory of a crawl.")
       return ExitCode.fatal
     }
     // A crawl's state references blobs the manifest does not (stale fallbacks, cached thumbnails):
@@ -52,24 +51,27 @@ enum GCCommand: Subcommand {
     if FileManager.default.fileExists(atPath: layout.cards)
       && !FileManager.default.fileExists(atPath: layout.stateDatabase)
     {
-      console.printError(
-        "Error: '\(directory)' is a crawl's output directory, but its state is not in "
-          + "'\(layout.stateDirectory)'; give the crawl's --state <dir>.")
+      diagnostics.error(
+        "'\(directory)' is a crawl's output directory, but its state is not in '\(layout.stateDirectory)'.",
+        hint: "Give the crawl's --state <dir>.")
       return ExitCode.fatal
     }
     let report: GarbageCollector.Report
     do {
       report = try GarbageCollector(layout: layout, grace: grace).collect()
     } catch {
-      console.printError("Error: \(error.description)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
     if !isQuiet {
-      console.print(
+      diagnostics.summary(
         "Removed \(report.removed) unreferenced \(report.removed == 1 ? "blob" : "blobs") "
           + "(\(CrawlProgress.bytes(report.removedBytes))); kept \(report.kept) referenced "
-          + "(\(CrawlProgress.bytes(report.keptBytes))) and \(report.keptYoung) younger than the grace period."
-      )
+          + "(\(CrawlProgress.bytes(report.keptBytes))) and \(report.keptYoung) younger than the grace period.",
+        fields: [
+          "removed": report.removed, "removedBytes": report.removedBytes, "kept": report.kept,
+          "keptBytes": report.keptBytes, "keptYoung": report.keptYoung,
+        ])
     }
     return ExitCode.success
   }

@@ -27,17 +27,22 @@ enum ReportCommand: Subcommand {
     else {
       throw UsageError("The value '\(arguments.value("page-size") ?? "")' is invalid for '--page-size <n>'")
     }
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let directory = arguments.positionals[0]
     let writer = ReportWriter(
       outputDirectory: directory, reportPath: arguments.value("out"), pageSize: pageSize)
     do {
       let summary = try writer.write()
-      console.print(
+      diagnostics.summary(
         "Wrote \(writer.reportPath): \(summary.total) cards (\(summary.ok) ok, \(summary.stale) stale, "
-          + "\(summary.failed) failed), \(summary.bytes) bytes.")
+          + "\(summary.failed) failed), \(summary.bytes) bytes.",
+        fields: [
+          "report": writer.reportPath, "cards": summary.total, "ok": summary.ok, "stale": summary.stale,
+          "failed": summary.failed, "bytes": summary.bytes,
+        ])
       return ExitCode.success
     } catch {
-      console.printError("thumbify report: \(error.description)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
   }

@@ -45,6 +45,7 @@ enum ThumbCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let variants = try variants(from: arguments)
+    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let output: OutputLayout
     do {
       // The run lock is in the state directory: a thumb run and a crawl of one directory exclude
@@ -52,7 +53,7 @@ enum ThumbCommand: Subcommand {
       output = try StateOption.layout(
         arguments, outputDirectory: arguments.value("out") ?? ".", console: console, isQuiet: false)
     } catch {
-      console.printError("Error: \(error)")
+      diagnostics.error(error.description)
       return ExitCode.fatal
     }
     let sources = arguments.positionals
@@ -62,17 +63,22 @@ enum ThumbCommand: Subcommand {
     do {
       records = try await ThumbnailBatch(output: output, variants: variants).run(inputs)
     } catch {
-      console.printError("Error: \(error)")
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
     let failures = records.filter { $0.error != nil }
     if arguments.flag("quiet") { return failures.isEmpty ? ExitCode.success : ExitCode.someFailed }
     for failure in failures {
-      console.printError("\(failure.originalURL): \(failure.error?.message ?? "")")
+      diagnostics.problem(
+        failure.originalURL, code: failure.error?.code ?? "unknown", message: failure.error?.message ?? "",
+        fields: ["source": failure.originalURL])
     }
-    console.print(
-      "\(records.count - failures.count) of \(records.count) images thumbnailed; manifest: \(output.manifest)"
-    )
+    diagnostics.summary(
+      "\(records.count - failures.count) of \(records.count) images thumbnailed; manifest: \(output.manifest)",
+      fields: [
+        "images": records.count, "thumbnailed": records.count - failures.count, "failed": failures.count,
+        "manifest": output.manifest,
+      ])
     return failures.isEmpty ? ExitCode.success : ExitCode.someFailed
   }
 

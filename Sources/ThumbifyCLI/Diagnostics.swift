@@ -1,0 +1,131 @@
+import Foundation
+
+/// How a command writes its log and error lines on standard error (`--log-format`).
+public enum LogFormat: String, Sendable, CaseIterable {
+  case text, json
+
+  /// The format a command line asks for, read before (or without) parsing it, so that a usage error
+  /// of `thumbify crawl --bogus --log-format json` is a JSON line too. An invalid value is text: its
+  /// own usage error must still be readable.
+  static func requested(in arguments: [String]) -> LogFormat {
+    var format = LogFormat.text
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if argument == "--" { break }
+      if argument.hasPrefix("--log-format=") {
+        format = LogFormat(rawValue: String(argument.dropFirst("--log-format=".count))) ?? .text
+      } else if argument == "--log-format", index < arguments.count {
+        format = LogFormat(rawValue: arguments[index]) ?? .text
+        index += 1
+      }
+    }
+    return format
+  }
+
+  /// `--log-format`, checked.
+  static func parse(_ arguments: ParsedArguments) throws(UsageError) -> LogFormat {
+    let text = arguments.value("log-format") ?? LogFormat.text.rawValue
+    guard let format = LogFormat(rawValue: text) else {
+      throw UsageError(
+        "The value '\(text)' is invalid for '\(CommandSpec.logFormatOption.synopsis)'",
+        hint: "Use text or json.")
+    }
+    return format
+  }
+}
+
+/// The one way every command reports errors and problems on standard error.
+///
+/// Text: `Error: <message>` (swift-argument-parser's style, which usage errors already had), then,
+/// where there is something to do about it, the hint on its own line indented by two spaces.
+/// JSON (`--log-format json`): one object per line, `{"event": "error", "command": …, "message": …,
+/// "hint": …, "code": …}`, so that a log collector never has to parse prose. docs/cli.md, "Errors".
+struct Diagnostics: Sendable {
+  let console: Console
+  let format: LogFormat
+  /// `crawl`, `thumb`, …, or empty for the root command.
+  let command: String
+
+  /// A failure: the command (or one of its inputs) could not be done.
+  func error(_ message: String, hint: String? = nil, code: String? = nil, fields: [String: Any] = [:]) {
+    switch format {
+    case .text:
+      console.printError("Error: \(message)")
+      if let hint { console.printError("  \(hint)") }
+    case .json:
+      var object = fields
+      object["event"] = "error"
+      object["command"] = command
+      object["message"] = message
+      if let hint { object["hint"] = hint }
+      if let code { object["code"] = code }
+      console.printError(Self.json(object))
+    }
+  }
+
+  /// A problem with one input of a run that goes on (a thumbnail that failed): `<subject>: <message>`
+  /// in text, `{"event": "problem", …}` in JSON, like the crawl's problem lines.
+  func problem(_ subject: String, code: String, message: String, fields: [String: Any] = [:]) {
+    switch format {
+    case .text:
+      console.printError("\(subject): \(message)")
+    case .json:
+      var object = fields
+      object["event"] = "problem"
+      object["command"] = command
+      object["code"] = code
+      object["message"] = message
+      console.printError(Self.json(object))
+    }
+  }
+
+  /// A command's closing summary, on standard output: `text` as it is, or in JSON one
+  /// `{"event": "summary", "command": …}` object with `fields`, like the crawl's summary.
+  func summary(_ text: String, fields: [String: Any]) {
+    switch format {
+    case .text:
+      console.print(text)
+    case .json:
+      var object = fields
+      object["event"] = "summary"
+      object["command"] = command
+      console.print(Self.json(object))
+    }
+  }
+
+  /// A usage error: the three-line block of swift-argument-parser in text (message, usage, pointer to
+  /// `--help`), one `error` object with `usage` in JSON.
+  func usageError(_ error: UsageError, usage: String, helpCommand: String) {
+    let pointer = "See '\(helpCommand) --help' for more information."
+    switch format {
+    case .text:
+      console.printError("Error: \(error.message)")
+      if let hint = error.hint { console.printError("  \(hint)") }
+      console.printError("Usage: \(usage)")
+      console.printError("  \(pointer)")
+    case .json:
+      self.error(
+        error.message, hint: error.hint ?? pointer, code: "usage", fields: ["usage": usage])
+    }
+  }
+
+  /// What to do about an error code, where the command line can do something: the flag that lifts
+  /// a refusal.
+  static func hint(forCode code: String) -> String? {
+    switch code {
+    case "blockedPrivateAddress": "Pass --allow-private-network to allow loopback and private addresses."
+    default: nil
+    }
+  }
+
+  /// One JSON object on one line with sorted keys (log lines are compared and grepped).
+  static func json(_ object: [String: Any]) -> String {
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return #"{"event":"error","message":"unencodable log line"}"# }
+    return String(decoding: data, as: UTF8.self)
+  }
+}
