@@ -5,12 +5,15 @@
 /// The tag names the tokenizer and the metadata rules tell apart; everything else is `other`.
 enum HTMLTagName: Equatable, Sendable {
   case html, head, body, meta, link, base, title, script, style, textarea, xmp, iframe, noembed, noframes
-  case plaintext, svg, math, template, other
+  case plaintext, svg, math, template
+  /// Where a page's publication date lives (`<time pubdate>`, the first `<time>` of an article).
+  case time, article, header
+  case other
 
   /// Whether the tokenizer collects this tag's attributes for the rules.
   var hasUsefulAttributes: Bool {
     switch self {
-    case .html, .meta, .link, .base, .script: return true
+    case .html, .meta, .link, .base, .script, .time: return true
     default: return false
     }
   }
@@ -41,14 +44,17 @@ enum HTMLTagName: Equatable, Sendable {
       if equals("head") { return .head }
       if equals("body") { return .body }
       if equals("math") { return .math }
+      if equals("time") { return .time }
     case 5:
       if equals("title") { return .title }
       if equals("style") { return .style }
     case 6:
       if equals("script") { return .script }
       if equals("iframe") { return .iframe }
+      if equals("header") { return .header }
     case 7:
       if equals("noembed") { return .noembed }
+      if equals("article") { return .article }
     case 8:
       if equals("textarea") { return .textarea }
       if equals("noframes") { return .noframes }

@@ -19,9 +19,17 @@ extension HTMLTokenizer {
     }
     let collects = !isEnd && name.hasUsefulAttributes
     if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
-    guard let isSelfClosing = readAttributes(collecting: collects) else {
+    let attributesStart = position
+    hasItemprop = false
+    guard var isSelfClosing = readAttributes(collecting: collects) else {
       position = end
       return name
+    }
+    if hasItemprop && !collects && !isEnd {
+      // Microdata (`<span itemprop=datePublished content=…>`) can sit on any element: such a
+      // rare tag is read again with its attributes, so other tags still cost no strings.
+      position = attributesStart
+      isSelfClosing = readAttributes(collecting: true) ?? isSelfClosing
     }
     if isEnd {
       if name == .svg || name == .math { foreignDepth = max(0, foreignDepth - 1) }
@@ -91,9 +99,18 @@ extension HTMLTokenizer {
       }
       hasValue = true
     }
+    if !collecting, nameEnd - nameStart == 8, isItemprop(at: nameStart) { hasItemprop = true }
     if collecting, attributes.count < Self.maximumAttributes {
       append(name: nameStart..<nameEnd, value: hasValue ? valueRange : nil)
     }
+    return true
+  }
+
+  /// Whether the 8 bytes at `index` are `itemprop` in any case.
+  @inline(__always)
+  private func isItemprop(at index: Int) -> Bool {
+    let name: StaticString = "itemprop"
+    for offset in 0..<8 where ASCII.lower(base[index + offset]) != name.utf8Start[offset] { return false }
     return true
   }
 

@@ -29,6 +29,8 @@ struct HTMLTokenizer {
   var nameBuffer = [UInt8](repeating: 0, count: 16)
   /// Scratch space for attribute values with character references, reused from tag to tag.
   var decodedValue: [UInt8] = []
+  /// Whether the tag being read has an `itemprop` attribute (microdata), whatever its name.
+  var hasItemprop = false
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -40,6 +42,9 @@ struct HTMLTokenizer {
   /// Tokenizes the whole input, reporting to `sink`.
   mutating func run<Sink: HTMLTokenSink>(_ sink: inout Sink) {
     while let open = find(UInt8(ascii: "<"), from: position) {
+      if open > position, sink.wantsText {
+        sink.text(UnsafeBufferPointer(start: base + position, count: open - position))
+      }
       position = open + 1
       guard position < end else { return }
       let next = base[position]

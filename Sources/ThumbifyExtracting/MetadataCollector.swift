@@ -37,12 +37,61 @@ struct MetadataCollector: HTMLTokenSink {
   /// The raw text of each `<script type="application/ld+json">`.
   var jsonLDBlocks: [[UInt8]] = []
 
+  /// Microdata dates on elements other than `<meta>` (`<time itemprop=datePublished datetime=…>`,
+  /// `<span itemprop=dateModified content=…>`, or the element's text), in document order.
+  var microdataDates: [Microdata] = []
+  /// The first `<time pubdate>`'s `datetime`, else its text.
+  var pubdateTime: String?
+  /// The first `<time datetime>` inside an `<article>` or `<header>`.
+  var articleTime: String?
+
+  /// One microdata property read for the dates: its `itemprop` token, lower-cased, and its value.
+  struct Microdata: Equatable {
+    var property: String
+    var value: String
+  }
+
+  /// The microdata properties kept (lower-cased) and the bounds on what is kept of them.
+  static let datePropertyNames: Set<String> = ["datepublished", "datecreated", "uploaddate", "datemodified"]
+  static let maximumMicrodataDates = 64
+  static let maximumDateTextBytes = 256
+
+  /// Where the text being collected goes (a date property or a `<time pubdate>` without `datetime`).
+  private enum TextTarget {
+    case microdata(String)
+    case pubdate
+  }
+  private var textTarget: TextTarget?
+  private var collectedText: [UInt8] = []
+  private var articleDepth = 0
+
+  var wantsText: Bool { textTarget != nil }
+
+  mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let room = Self.maximumDateTextBytes - collectedText.count
+    if room > 0 { collectedText.append(contentsOf: bytes.prefix(room)) }
+  }
+
+  /// Ends the text being collected (at the next tag) and files it.
+  private mutating func finishText() {
+    guard let target = textTarget else { return }
+    textTarget = nil
+    let text = TextNormalizer.cleanDecoding(collectedText, limit: Self.maximumDateTextBytes)
+    collectedText.removeAll(keepingCapacity: true)
+    guard let text else { return }
+    switch target {
+    case .microdata(let property): microdataDates.append(Microdata(property: property, value: text))
+    case .pubdate: if pubdateTime == nil { pubdateTime = text }
+    }
+  }
+
   private var jsonLDBytes = 0
   private var isInJSONLDScript = false
   private var templateDepth = 0
   private var hasSeenHTML = false
 
   mutating func startTag(_ name: HTMLTagName, attributes: [HTMLAttribute], isSelfClosing: Bool) {
+    if textTarget != nil { finishText() }
     switch name {
     case .template:
       templateDepth += 1
@@ -57,8 +106,13 @@ struct MetadataCollector: HTMLTokenSink {
       break
     }
     guard templateDepth == 0 else { return }
+    if name != .meta, !attributes.isEmpty, let itemprop = attributes.first(where: { $0.name == "itemprop" }) {
+      microdata(itemprop.value, attributes: attributes, isSelfClosing: isSelfClosing)
+    }
     switch name {
     case .meta: meta(attributes)
+    case .time: time(attributes, isSelfClosing: isSelfClosing)
+    case .article, .header: if !isSelfClosing { articleDepth += 1 }
     case .link: link(attributes)
     case .base:
       if baseHref == nil, let href = attributes.first(where: { $0.name == "href" }) { baseHref = href.value }
@@ -73,7 +127,37 @@ struct MetadataCollector: HTMLTokenSink {
   }
 
   mutating func endTag(_ name: HTMLTagName) {
+    // A date's text ends at the first end tag (`<span itemprop=datePublished>May 4, 2020</span>`).
+    if textTarget != nil { finishText() }
     if name == .template { templateDepth = max(0, templateDepth - 1) }
+    if name == .article || name == .header { articleDepth = max(0, articleDepth - 1) }
+  }
+
+  /// A date property on any element but `<meta>`: `content`, else `datetime`, else the text.
+  private mutating func microdata(_ itemprop: String, attributes: [HTMLAttribute], isSelfClosing: Bool) {
+    guard microdataDates.count < Self.maximumMicrodataDates,
+      let property = Self.relTokens(itemprop).first(where: Self.datePropertyNames.contains)
+    else { return }
+    if let value = attributes.first(where: { $0.name == "content" || $0.name == "datetime" })?.value,
+      !ASCII.isBlank(value)
+    {
+      microdataDates.append(Microdata(property: property, value: value))
+    } else if !isSelfClosing {
+      textTarget = .microdata(property)
+    }
+  }
+
+  /// `<time pubdate>` (its `datetime`, else its text) and the first `<time datetime>` in an article.
+  private mutating func time(_ attributes: [HTMLAttribute], isSelfClosing: Bool) {
+    let datetime = attributes.first { $0.name == "datetime" }?.value
+    if pubdateTime == nil, attributes.contains(where: { $0.name == "pubdate" }) {
+      if let datetime, !ASCII.isBlank(datetime) {
+        pubdateTime = datetime
+      } else if textTarget == nil, !isSelfClosing {
+        textTarget = .pubdate
+      }
+    }
+    if articleTime == nil, articleDepth > 0, let datetime, !ASCII.isBlank(datetime) { articleTime = datetime }
   }
 
   mutating func rawText(of name: HTMLTagName, _ bytes: UnsafeBufferPointer<UInt8>) {

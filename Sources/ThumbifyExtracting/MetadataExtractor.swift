@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Reads a page's card metadata from its bytes: the production `MetadataExtracting`.
 ///
 /// It decodes the bytes (see `DocumentDecoder`), tokenizes the whole page once with
@@ -13,10 +17,18 @@
 public struct MetadataExtractor: MetadataExtracting {
   /// The icon size, in pixels, icons are ranked for.
   public var iconTargetSize: Int
+  /// The extraction's clock, in Unix seconds: a date more than a day after it is left out.
+  /// Tests set a fixed one.
+  public var now: @Sendable () -> Int64
 
-  public init(iconTargetSize: Int = 64) {
+  public init(iconTargetSize: Int = 64, now: @escaping @Sendable () -> Int64 = MetadataExtractor.systemClock)
+  {
     self.iconTargetSize = iconTargetSize
+    self.now = now
   }
+
+  /// The system clock, in Unix seconds.
+  public static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
 
   public func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata {
     html.withUnsafeBufferPointer { extract(bytes: $0, pageURL: pageURL, contentType: contentType) }
@@ -32,6 +44,7 @@ public struct MetadataExtractor: MetadataExtracting {
       var tokenizer = HTMLTokenizer(buffer)
       tokenizer.run(&collector)
     }
-    return MetadataRules(collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize).metadata()
+    return MetadataRules(collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: now())
+      .metadata()
   }
 }

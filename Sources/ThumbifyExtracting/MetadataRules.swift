@@ -7,10 +7,13 @@ struct MetadataRules {
   let base: WebURL?
   let jsonLD: JSONLDGraph
   let iconTargetSize: Int
+  /// The extraction's clock in Unix seconds: dates more than a day after it are left out.
+  let now: Int64
   /// The first non-empty content of each meta key.
   private let firstByKey: [String: String]
 
-  init(collector: MetadataCollector, pageURL: String, iconTargetSize: Int) {
+  init(collector: MetadataCollector, pageURL: String, iconTargetSize: Int, now: Int64) {
+    self.now = now
     self.collector = collector
     self.pageURLString = pageURL
     let page = WebURL(pageURL)
@@ -67,15 +70,9 @@ struct MetadataRules {
     result.type = short(meta("og:type"))
     result.lang = language()
     result.author = author()
-    result.publishedTime = short(
-      meta("article:published_time", "og:published_time") ?? jsonLD.first("datePublished")?.stringValue
-        ?? meta(
-          "itemprop:datepublished", "pubdate", "publishdate", "publish-date", "date", "dc.date.issued",
-          "dc.date",
-          "sailthru.date", "parsely-pub-date"))
-    result.modifiedTime = short(
-      meta("article:modified_time", "og:updated_time") ?? jsonLD.first("dateModified")?.stringValue
-        ?? meta("itemprop:datemodified", "last-modified", "dc.date.modified"))
+    let dates = DateRules(rules: self, now: now)
+    (result.publishedTime, result.publishedTimeText) = dates.published()
+    (result.modifiedTime, result.modifiedTimeText) = dates.modified()
     result.themeColor = short(meta("theme-color", "msapplication-tilecolor"))
     result.twitterCard = short(meta("twitter:card"))
     let images = ImageRules(rules: self).images()

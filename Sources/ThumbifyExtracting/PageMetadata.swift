@@ -24,8 +24,15 @@ public struct PageMetadata: Sendable, Codable, Equatable {
   /// The discovered oEmbed endpoint URL.
   public var oembed: String?
   public var author: String?
+  /// RFC 3339: `2021-05-13T14:01:31-04:00` (the page's offset; UTC as `Z`), or a date alone.
   public var publishedTime: String?
+  /// The publication date as the page wrote it, when it could not be converted in full
+  /// (ambiguous, impossible, in the future, or a time without a zone).
+  public var publishedTimeText: String?
+  /// RFC 3339, like `publishedTime`.
   public var modifiedTime: String?
+  /// The modification date as written, when it could not be converted in full.
+  public var modifiedTimeText: String?
   public var themeColor: String?
   public var twitterCard: String?
 

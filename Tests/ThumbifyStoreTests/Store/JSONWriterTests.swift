@@ -53,6 +53,8 @@ struct JSONWriterTests {
     metadata.author = "Author"
     metadata.publishedTime = "2026-01-01"
     metadata.modifiedTime = "2026-01-02T03:04:05Z"
+    metadata.publishedTimeText = "4/6/2016"
+    metadata.modifiedTimeText = "2026-01-02T03:04:05"
     metadata.themeColor = "#ffffff"
     metadata.twitterCard = "summary_large_image"
     let thumbnail = Thumbnail(
