@@ -65,6 +65,15 @@ struct Diagnostics: Sendable {
     }
   }
 
+  /// A line about the run that is neither an error nor a problem (the state was moved): the text as
+  /// is, or `{"event": <event>, "command": …, "message": …}` in JSON.
+  func note(_ message: String, event: String) {
+    switch format {
+    case .text: console.printError(message)
+    case .json: console.printError(Self.json(["event": event, "command": command, "message": message]))
+    }
+  }
+
   /// A problem with one input of a run that goes on (a thumbnail that failed): `<subject>: <message>`
   /// in text, `{"event": "problem", …}` in JSON, like the crawl's problem lines.
   func problem(_ subject: String, code: String, message: String, fields: [String: Any] = [:]) {

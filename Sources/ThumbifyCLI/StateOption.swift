@@ -20,15 +20,14 @@ enum StateOption {
   /// - Throws: `StoreError` when no state directory can be found or the old one cannot be moved.
   static func layout(
     _ arguments: ParsedArguments, outputDirectory: String, console: Console, isQuiet: Bool,
-    isJSON: Bool = false
+    isJSON: Bool = false, command: String = ""
   ) throws(StoreError) -> OutputLayout {
     let layout = try OutputLayout.resolving(
       outputDirectory, stateDirectory: arguments.value("state"), environment: console.environment)
     let outcome = try StateMigration.run(layout)
     if outcome != .nothing && (!isQuiet || outcome.isWarning) {
-      let event = outcome.isWarning ? "warning" : "stateMoved"
-      let line = isJSON ? CrawlProgress.json(["event": event, "message": outcome.description]) : nil
-      console.printError(line ?? outcome.description)
+      let diagnostics = Diagnostics(console: console, format: isJSON ? .json : .text, command: command)
+      diagnostics.note(outcome.description, event: outcome.isWarning ? "warning" : "stateMoved")
     }
     return layout
   }

@@ -42,7 +42,12 @@ final class StopSignals {
         default: _exit(StopSignals.exitCode(for: received.list.withLock { $0[0] }))
         }
       }
+      // Registered before `init` returns: until libdispatch has its signalfd, a signal would meet
+      // SIG_IGN and be lost (a Ctrl-C at once would not stop the crawl).
+      let registered = DispatchSemaphore(value: 0)
+      source.setRegistrationHandler { registered.signal() }
       source.resume()
+      _ = registered.wait(timeout: .now() + .seconds(2))
       sources.append(source)
     }
     self.sources = sources

@@ -37,7 +37,6 @@ struct CrawlCommandTests {
           130  stopped by SIGINT (Ctrl-C), after committing what was finished
           143  stopped by SIGTERM, after committing what was finished
 
-        USAGE:
         """))
     #expect(
       result.out.contains("\n  --prune-max <n|p%>      With --prune, refuse (exit 70, nothing removed) to\n"))
@@ -114,7 +113,10 @@ struct CrawlCommandTests {
   @Test func gcUsageAndErrors() async {
     let help = await runCLI(["gc", "--help"])
     #expect(help.status == 0)
-    #expect(help.out.contains("\nUSAGE: thumbify gc <dir> [--state <dir>] [--grace <duration>] [--quiet] [--log-format <format>]\n"))
+    #expect(
+      help.out.contains(
+        "\nUSAGE: thumbify gc <dir> [--state <dir>] [--grace <duration>] [--quiet] [--log-format <format>]\n")
+    )
     let bad = await runCLI(["gc", "out", "--grace", "later"])
     #expect(bad.status == 64)
     #expect(bad.err.hasPrefix("Error: The value 'later' is invalid for '--grace <duration>'\n"))

@@ -24,7 +24,7 @@ struct CrawlProgressTests {
   }
 
   @Test func quietAndJSONDrawNoBar() {
-    for (format, isQuiet) in [(CrawlProgress.LogFormat.json, false), (.text, true)] {
+    for (format, isQuiet) in [(LogFormat.json, false), (.text, true)] {
       let captured = CapturedConsole(isErrorTerminal: true)
       let progress = CrawlProgress(console: captured.console, format: format, isQuiet: isQuiet, total: 3)
       progress.start()
@@ -42,7 +42,8 @@ struct CrawlProgressTests {
     summary.keptFromEarlierRuns = 29
     summary.isInterrupted = true
     summary.seconds = 2
-    let text = progress.summary(summary, written: (0, 0), manifest: "out/manifest.jsonl")
+    let text = progress.summary(
+      summary, written: (0, 0), manifest: "out/manifest.jsonl", report: "state/last-run.json")
     #expect(text.hasPrefix("Stopped after 12 URLs in 2.0 s (6.0 URLs/s): 12 ok,"))
     #expect(
       text.contains(
@@ -53,7 +54,8 @@ struct CrawlProgressTests {
     summary.isResumed = true
     summary.reused = 12
     summary.outcomes = [.ok: 41]
-    let resumed = progress.summary(summary, written: (0, 0), manifest: "out/manifest.jsonl")
+    let resumed = progress.summary(
+      summary, written: (0, 0), manifest: "out/manifest.jsonl", report: "state/last-run.json")
     #expect(
       resumed.hasPrefix(
         "Crawled 41 URLs in 2.0 s (20.5 URLs/s), resuming an interrupted run (12 of them done by it, not "

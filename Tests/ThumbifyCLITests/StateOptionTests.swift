@@ -41,7 +41,7 @@ struct StateOptionTests {
     #expect(
       refused.err
         == "Error: '\(crawled.out)' is a crawl's output directory, but its state is not in "
-        + "'\(testLayout(crawled.out).stateDirectory)'; give the crawl's --state <dir>.\n")
+        + "'\(testLayout(crawled.out).stateDirectory)'.\n  Give the crawl's --state <dir>.\n")
   }
 
   @Test func gcTakesTheLockInTheGivenState() async throws {
@@ -115,7 +115,7 @@ struct StateOptionTests {
       try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: String])
     #expect(
       object == [
-        "event": "stateMoved",
+        "event": "stateMoved", "command": "crawl",
         "message": "Moved the crawl state from '\(crawled.out)/.thumbify' to '\(crawled.state)'.",
       ])
   }

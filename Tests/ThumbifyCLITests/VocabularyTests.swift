@@ -115,7 +115,8 @@ struct VocabularyTests {
         .record(
           line: 3,
           record: CrawlRecord(
-            url: "http://10.0.0.1/", normalizedURL: "http://10.0.0.1/", outcome: .failed, error: error),
+            originalURL: "http://10.0.0.1/", normalizedURL: "http://10.0.0.1/", outcome: .failed, error: error
+          ),
           isReused: false))
       #expect(captured.standardError.contains("--allow-private-network"), "\(format)")
     }
@@ -201,7 +202,7 @@ struct VocabularyTests {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try Data().write(to: URL(fileURLWithPath: directory + "/manifest.jsonl"))
-    for (command, key) in [("cards", "written"), ("report", "cards"), ("gc", "removed")] {
+    for (command, key) in [("gc", "removed"), ("cards", "written"), ("report", "cards")] {
       let result = await runCLI([command, directory, "--log-format", "json"])
       #expect(result.status == 0, "\(command): \(result.err)")
       #expect(result.err.isEmpty, "\(command)")

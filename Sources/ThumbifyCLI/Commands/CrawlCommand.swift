@@ -170,7 +170,7 @@ enum CrawlCommand: Subcommand {
     do {
       layout = try StateOption.layout(
         arguments, outputDirectory: options.outputDirectory, console: console, isQuiet: options.isQuiet,
-        isJSON: options.logFormat == .json)
+        isJSON: options.logFormat == .json, command: name)
     } catch {
       return fatal(error.description)
     }
@@ -256,7 +256,9 @@ enum CrawlCommand: Subcommand {
           summary, written: components.store.written, manifest: layout.manifest, report: layout.lastRun))
     }
     // A signal decides the status even when it came too late to stop the run (the summary says).
-    if let signal = signals.first { return report(summary, error: nil, status: StopSignals.exitCode(for: signal)) }
+    if let signal = signals.first {
+      return report(summary, error: nil, status: StopSignals.exitCode(for: signal))
+    }
     return report(summary, error: nil, status: status)
   }
 

@@ -32,7 +32,8 @@ enum GCCommand: Subcommand {
     let layout: OutputLayout
     do {
       layout = try StateOption.layout(
-        arguments, outputDirectory: directory, console: console, isQuiet: isQuiet)
+        arguments, outputDirectory: directory, console: console, isQuiet: isQuiet,
+        isJSON: diagnostics.format == .json, command: name)
     } catch {
       diagnostics.error(error.description)
       return ExitCode.fatal

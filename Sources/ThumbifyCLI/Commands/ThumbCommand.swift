@@ -51,7 +51,8 @@ enum ThumbCommand: Subcommand {
       // The run lock is in the state directory: a thumb run and a crawl of one directory exclude
       // each other only when they name the same state.
       output = try StateOption.layout(
-        arguments, outputDirectory: arguments.value("out") ?? ".", console: console, isQuiet: false)
+        arguments, outputDirectory: arguments.value("out") ?? ".", console: console, isQuiet: false,
+        isJSON: diagnostics.format == .json, command: name)
     } catch {
       diagnostics.error(error.description)
       return ExitCode.fatal

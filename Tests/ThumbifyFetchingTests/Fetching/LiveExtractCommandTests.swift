@@ -73,7 +73,7 @@ struct LiveExtractCommandTests {
       #expect(
         result.err
           == "Error: Refused to connect to the private or reserved address 127.0.0.1 in 127.0.0.0/8 (loopback).\n"
-      )
+          + "  Pass --allow-private-network to allow loopback and private addresses.\n")
     }
   }
 

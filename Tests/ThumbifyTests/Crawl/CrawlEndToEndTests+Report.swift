@@ -9,7 +9,7 @@ import Testing
 
 /// The real binary's run report, exit status and pruning, on the sample site (the suite's nginx).
 extension CrawlEndToEndTests {
-  var lastRunPath: String { OutputLayout(out).lastRun }
+  var lastRunPath: String { testLayout(out).lastRun }
 
   func lastRun() throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: lastRunPath))
