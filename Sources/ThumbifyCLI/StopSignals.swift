@@ -20,6 +20,7 @@ final class StopSignals {
     let list = Mutex<[Int32]>([])
   }
 
+  private static let queue = DispatchQueue(label: "thumbify.stop-signals")
   private let sources: [any DispatchSourceSignal]
   private let previous: [(Int32, sighandler_t?)]
   private let received = Received()
@@ -30,7 +31,10 @@ final class StopSignals {
     var sources: [any DispatchSourceSignal] = []
     let received = received
     for number in signals {
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      // A private serial queue, not `.global()`: the global queues are not overcommitting, so with
+      // every pool thread busy (2 cores, a crawl's CPU work) the handler waited until the crawl ended,
+      // and the stop came too late; a private queue gets a thread of its own.
+      let source = DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
       source.setEventHandler {
         let count = received.list.withLock { list -> Int in
           list.append(number)
