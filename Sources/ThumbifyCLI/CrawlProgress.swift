@@ -60,7 +60,7 @@ final class CrawlProgress: Sendable {
     guard !isQuiet else { return }
     let line =
       format == .json
-      ? Self.json(["event": "stopping", "message": message]) ?? "{}"
+      ? Diagnostics.json(["event": "stopping", "message": message])
       : Console.escapingControls(message)
     console.writeError(raw: showsBar ? "\r\u{1B}[2K" + line + "\n" : line + "\n")
   }
@@ -97,7 +97,8 @@ final class CrawlProgress: Sendable {
 
   /// Logs a URL removed by `--prune` (JSON log only: the text summary counts them, last-run.json names them).
   func pruned(_ url: String) {
-    guard format == .json, !isQuiet, let line = Self.json(["event": "pruned", "url": url]) else { return }
+    guard format == .json, !isQuiet else { return }
+    let line = Diagnostics.json(["event": "pruned", "url": url])
     let wasDrawn = state.withLock { $0.isBarDrawn }
     console.writeError(raw: (wasDrawn ? "\r\u{1B}[2K" : "") + Console.escapingControls(line) + "\n")
   }
@@ -124,7 +125,7 @@ final class CrawlProgress: Sendable {
         "code": error.code, "message": error.message,
       ]
       if let hint { object["hint"] = hint }
-      return Self.json(object)
+      return Diagnostics.json(object)
     }
   }
 
@@ -171,7 +172,7 @@ final class CrawlProgress: Sendable {
       // The JSON log lists what the report lists (cards without image or icon, failures, pruned URLs),
       // up to the same cap.
       object.merge(RunReport.members(summary, listing: CrawlReport.maxListed)) { old, _ in old }
-      return Self.json(object) ?? "{}"
+      return Diagnostics.json(object)
     case .text:
       let rate = summary.seconds > 0 ? Double(crawled) / summary.seconds : 0
       var text = String(
@@ -251,5 +252,4 @@ final class CrawlProgress: Sendable {
     return String(format: "%.1f MB", Double(count) / Double(1 << 20))
   }
 
-  static func json(_ object: [String: Any]) -> String? { Diagnostics.json(object) }
 }

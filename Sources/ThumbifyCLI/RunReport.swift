@@ -50,7 +50,7 @@ struct RunReport {
     if let summary {
       object.merge(Self.members(summary, listing: CrawlReport.maxListed)) { $1 }
     }
-    return CrawlProgress.json(object) ?? "{}"
+    return Diagnostics.json(object)
   }
 
   /// The summary's members shared by last-run.json and the JSON log's summary event.
