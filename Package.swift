@@ -48,7 +48,9 @@ let package = Package(
         "ThumbifySystem", "ThumbifyImaging", "ThumbifyFetching", "ThumbifyExtracting", "ThumbifyStore",
       ]
     ),
-    .target(name: "ThumbifyCLI", dependencies: ["Thumbify"]),
+    // SIGINT and SIGTERM's handler (a byte into a pipe), in C: async-signal-safe code.
+    .target(name: "CStopSignals"),
+    .target(name: "ThumbifyCLI", dependencies: ["Thumbify", "CStopSignals"]),
     .executableTarget(name: "thumbify", dependencies: ["ThumbifyCLI"]),
     .executableTarget(
       name: "ThumbifyBenchmarks",
@@ -63,7 +65,7 @@ let package = Package(
       path: "Tests/ThumbifyTestSupport", exclude: ["Fixtures"]),
     .testTarget(name: "ThumbifySystemTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyImagingTests", dependencies: ["ThumbifyTestSupport"]),
-    .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport"]),
+    .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),  // extract <url>
     .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),

@@ -1,4 +1,4 @@
-import Dispatch
+import CStopSignals
 import Foundation
 import Synchronization
 
@@ -6,55 +6,89 @@ import Synchronization
   import Glibc
 #endif
 
-/// SIGINT and SIGTERM while a command runs, as DispatchSource signal sources (the default action,
-/// which would kill the process mid-batch, is set to SIG_IGN meanwhile and restored after).
+/// SIGINT and SIGTERM while a command runs: a C handler writes each signal into a pipe, and a thread
+/// of its own reads it and calls the handlers (the default action, which would kill the process
+/// mid-batch, is replaced meanwhile and restored after).
 ///
 /// The first signal calls `onFirst` (a graceful stop), the second `onSecond` (stop at once); a third
 /// ends the process on the spot with the first signal's exit code: every file thumbify writes is
 /// written atomically and the state is SQLite, so that is as safe as `kill -9` (the next run resumes).
 ///
-/// Owned by the command that installed it (not shared): its handlers share only `Received`.
+/// Not libdispatch's signal sources: on Linux, a signal that reaches a thread which does not block it
+/// is re-raised there, at that thread alone, where their signalfd (read on another thread) never sees
+/// it; on a loaded machine a SIGINT was lost so (the crawl ran to its end, exit 0). A handler of our
+/// own runs on whichever thread the kernel picks, and the reading thread blocks no signal, so there is
+/// always a thread to take one.
+///
+/// Owned by the command that installed it; one instance per signal at a time.
 final class StopSignals {
   /// The signals received, in order.
   private final class Received: Sendable {
     let list = Mutex<[Int32]>([])
   }
 
-  private static let queue = DispatchQueue(label: "thumbify.stop-signals")
-  private let sources: [any DispatchSourceSignal]
-  private let previous: [(Int32, sighandler_t?)]
-  private let received = Received()
+  /// Each installed signal's handler, called on the reading thread; also serializes the C calls.
+  private static let listeners = Mutex<[Int32: @Sendable (Int32) -> Void]>([:])
+  /// Whether the thread reading the pipe runs (it lives as long as the process, as the pipe does).
+  private static let isReading = Atomic<Bool>(false)
 
-  init(onFirst: @escaping @Sendable (Int32) -> Void, onSecond: @escaping @Sendable () -> Void) {
-    let signals = [SIGINT, SIGTERM]
-    previous = signals.map { ($0, signal($0, SIG_IGN)) }
-    var sources: [any DispatchSourceSignal] = []
-    let received = received
-    for number in signals {
-      // A private serial queue, not `.global()`: the global queues are not overcommitting, so with
-      // every pool thread busy (2 cores, a crawl's CPU work) the handler waited until the crawl ended,
-      // and the stop came too late; a private queue gets a thread of its own.
-      let source = DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
-      source.setEventHandler {
-        let count = received.list.withLock { list -> Int in
-          list.append(number)
-          return list.count
-        }
-        switch count {
-        case 1: onFirst(number)
-        case 2: onSecond()
-        default: _exit(StopSignals.exitCode(for: received.list.withLock { $0[0] }))
+  private static func startReading(_ descriptor: Int32) {
+    let reader = Thread {
+      var none = sigset_t()
+      sigemptyset(&none)
+      pthread_sigmask(SIG_SETMASK, &none, nil)
+      var byte: UInt8 = 0
+      while true {
+        let count = read(descriptor, &byte, 1)
+        if count == 1 {
+          let number = Int32(byte)
+          let handler = listeners.withLock { $0[number] }
+          handler?(number)
+        } else if count < 0 && errno == EINTR {
+          continue
+        } else {
+          return
         }
       }
-      // Registered before `init` returns: until libdispatch has its signalfd, a signal would meet
-      // SIG_IGN and be lost (a Ctrl-C at once would not stop the crawl).
-      let registered = DispatchSemaphore(value: 0)
-      source.setRegistrationHandler { registered.signal() }
-      source.resume()
-      _ = registered.wait(timeout: .now() + .seconds(2))
-      sources.append(source)
     }
-    self.sources = sources
+    reader.name = "thumbify-signals"
+    reader.start()
+  }
+
+  private let signals: [Int32]
+  private let received = Received()
+
+  /// `signals` are SIGINT and SIGTERM but in tests, which use others so as not to stop a crawl
+  /// running in the same process.
+  init(
+    signals: [Int32] = [SIGINT, SIGTERM], onFirst: @escaping @Sendable (Int32) -> Void,
+    onSecond: @escaping @Sendable () -> Void
+  ) {
+    let received = received
+    let handler: @Sendable (Int32) -> Void = { number in
+      let count = received.list.withLock { list -> Int in
+        list.append(number)
+        return list.count
+      }
+      switch count {
+      case 1: onFirst(number)
+      case 2: onSecond()
+      default: _exit(StopSignals.exitCode(for: received.list.withLock { $0[0] }))
+      }
+    }
+    self.signals = Self.listeners.withLock { listeners in
+      signals.filter { number in
+        // A signal that cannot be caught keeps its default action (Ctrl-C then ends the crawl as
+        // `kill -9` would, which the next run survives).
+        let descriptor = thumbify_stop_signals_install(number)
+        guard descriptor >= 0 else { return false }
+        listeners[number] = handler
+        if !Self.isReading.exchange(true, ordering: .sequentiallyConsistent) {
+          Self.startReading(descriptor)
+        }
+        return true
+      }
+    }
   }
 
   /// The first signal received, if any.
@@ -67,7 +101,11 @@ final class StopSignals {
 
   /// Stops listening and gives the signals their earlier dispositions back.
   func cancel() {
-    for source in sources { source.cancel() }
-    for (number, handler) in previous { signal(number, handler) }
+    Self.listeners.withLock { listeners in
+      for number in signals {
+        thumbify_stop_signals_restore(number)
+        listeners[number] = nil
+      }
+    }
   }
 }
