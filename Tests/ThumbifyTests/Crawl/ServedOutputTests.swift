@@ -6,7 +6,8 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-/// Issue 21: serving a crawl's output directory the way docs/cards.md says exposes no state.
+/// Issue 21: serving a crawl's output directory the way docs/cards.md says (nginx, Caddy) exposes no
+/// state.
 extension CrawlEndToEndTests {
   /// The `location /out/ { … }` block of docs/cards.md's nginx snippet, as written there.
   static func documentedNginxLocation() throws -> String {
@@ -16,6 +17,18 @@ extension CrawlEndToEndTests {
     let start = try #require(lines.firstIndex { $0.hasPrefix("    location /out/ {") })
     let end = try #require(lines[start...].firstIndex { $0 == "    }" })
     return lines[start...end].joined(separator: "\n")
+  }
+
+  /// docs/cards.md's Caddyfile, as written there, with its site address as `{address}` and its root
+  /// `root`.
+  static func documentedCaddySite(root: String) throws -> String {
+    let docs = try String(contentsOfFile: TestPaths.repository + "/docs/cards.md", encoding: .utf8)
+    let fence = try #require(docs.range(of: "```caddy\n"))
+    let end = try #require(docs[fence.upperBound...].range(of: "```"))
+    let site = String(docs[fence.upperBound..<end.lowerBound])
+    #expect(site.hasPrefix("example.org {") && site.contains("root * /srv/www\n"))
+    return site.replacingOccurrences(of: "example.org {", with: "{address} {")
+      .replacingOccurrences(of: "root * /srv/www\n", with: "root * \(root)\n")
   }
 
   /// Every regular file under `directory`, relative to it (dotfiles included).
@@ -63,7 +76,8 @@ extension CrawlEndToEndTests {
 
   @Test func servingTheOutputExposesNoState() async throws {
     // Given a real crawl of the local web into <served>/out, its state in the default location, and
-    // the parent of <out> served by nginx with docs/cards.md's configuration, as the issue served it
+    // the parent of <out> served by nginx and by Caddy with docs/cards.md's configurations, as the
+    // issue served it
     let served = makeTemporaryDirectory("served")
     defer { removeDirectory(served) }
     let out = served + "/out"
@@ -77,8 +91,11 @@ extension CrawlEndToEndTests {
     #expect(!OutputLayout.resolvedPath(state).hasPrefix(servedRoot + "/"))
     var options = LoopbackNginx.Options()
     options.serverDirectives = try Self.documentedNginxLocation()
-    let server = try await LoopbackNginx(docroot: URL(fileURLWithPath: served), options: options)
-    defer { server.stop() }
+    let nginx = try await LoopbackNginx(docroot: URL(fileURLWithPath: served), options: options)
+    defer { nginx.stop() }
+    let caddy = try await LoopbackCaddy(siteBlock: try Self.documentedCaddySite(root: served))
+    defer { caddy.stop() }
+    let servers = [("nginx", nginx.port), ("Caddy", caddy.port)]
 
     // Then the output directory holds only blobs, cards and the manifest, no temporary file left
     let written = Self.files(under: out)
@@ -91,22 +108,26 @@ extension CrawlEndToEndTests {
         "\(path) is in the served tree")
       #expect(!path.contains(".tmp-"), "\(path) was left behind")
     }
-    // and every one of them is served, blobs for a year and the rest briefly
-    for path in written {
-      let response = try await Self.get("/out/" + path, port: server.port)
-      #expect(response.status == 200, "/out/\(path)")
-      let expected =
-        path.hasPrefix("blobs/") ? "public, max-age=31536000, immutable" : "public, max-age=300"
-      #expect(response.cacheControl == expected, "/out/\(path)")
+    // and every one of them is served by both, blobs for a year and the rest briefly
+    for (name, port) in servers {
+      for path in written {
+        let response = try await Self.get("/out/" + path, port: port)
+        #expect(response.status == 200, "\(name): /out/\(path)")
+        let expected =
+          path.hasPrefix("blobs/") ? "public, max-age=31536000, immutable" : "public, max-age=300"
+        #expect(response.cacheControl == expected, "\(name): /out/\(path)")
+      }
     }
 
     // and every state file, where it is and where it used to be, answers 404
     let stateFiles = Self.files(under: state)
     #expect(stateFiles.contains("state.sqlite"))
     #expect(stateFiles.contains("lock"))
-    for path in stateFiles {
-      for url in ["/out/.thumbify/" + path, "/out/" + path] {
-        #expect(try await Self.get(url, port: server.port).status == 404, "\(url)")
+    for (name, port) in servers {
+      for path in stateFiles {
+        for url in ["/out/.thumbify/" + path, "/out/" + path] {
+          #expect(try await Self.get(url, port: port).status == 404, "\(name): \(url)")
+        }
       }
     }
 
@@ -118,8 +139,10 @@ extension CrawlEndToEndTests {
         atPath: ((out + "/" + path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
       #expect(FileManager.default.createFile(atPath: out + "/" + path, contents: Data("x".utf8)))
     }
-    for url in planted.map({ "/out/" + $0 }) + ["/out/", "/out/cards/", "/out/.thumbify/"] {
-      #expect(try await Self.get(url, port: server.port).status == 404, "\(url)")
+    for (name, port) in servers {
+      for url in planted.map({ "/out/" + $0 }) + ["/out/", "/out/cards/", "/out/.thumbify/"] {
+        #expect(try await Self.get(url, port: port).status == 404, "\(name): \(url)")
+      }
     }
   }
 }
