@@ -40,8 +40,10 @@ private func checkDate(_ date: String, from input: String, now: Int64) {
       && bytes[7] == 0x2D && isDigit(8) && isDigit(9),
     "\(date) from \(input.debugDescription) does not start YYYY-MM-DD")
   check(
-    bytes.count == 10 || (bytes[10] == 0x54 && (bytes.last == 0x5A || bytes[bytes.count - 6] == 0x2B
-      || bytes[bytes.count - 6] == 0x2D)),
+    bytes.count == 10
+      || (bytes[10] == 0x54
+        && (bytes.last == 0x5A || bytes[bytes.count - 6] == 0x2B
+          || bytes[bytes.count - 6] == 0x2D)),
     "\(date) from \(input.debugDescription) has a time without a zone")
   let again = DateParser.rfc3339(date, now: now)
   check(again == date, "\(date) from \(input.debugDescription) reads back as \(again.debugDescription)")

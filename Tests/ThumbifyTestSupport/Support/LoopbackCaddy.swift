@@ -20,7 +20,8 @@ final class LoopbackCaddy: @unchecked Sendable {
     try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
     port = try LoopbackNginx.freePort()
     let caddyfile =
-      "{\n    admin off\n}\n" + siteBlock.replacingOccurrences(of: "{address}", with: "http://127.0.0.1:\(port)")
+      "{\n    admin off\n}\n"
+      + siteBlock.replacingOccurrences(of: "{address}", with: "http://127.0.0.1:\(port)")
     let configuration = prefix.appendingPathComponent("Caddyfile")
     try caddyfile.write(to: configuration, atomically: true, encoding: .utf8)
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
