@@ -140,3 +140,25 @@ struct CrawlCommandTests {
     #expect(DurationParser.seconds(text) == nil)
   }
 }
+
+extension CrawlCommandTests {
+  /// A `--metrics` file that cannot be written is refused before the crawl (it used to fail after a
+  /// whole night's crawl, exit 70 with the work done but the alerting file missing).
+  @Test(arguments: ["/nonexistent-thumbify-dir/crawl.prom", "/proc/crawl.prom"])
+  func anUnwritableMetricsFileIsRefusedBeforeTheCrawl(metrics: String) async throws {
+    let root = NSTemporaryDirectory() + "thumbify-metrics-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let list = root + "/urls.txt"
+    try "http://127.0.0.1:1/\n".write(toFile: list, atomically: true, encoding: .utf8)
+    let result = await runCLI([
+      "crawl", list, "--out", root + "/out", "--state", root + "/state", "--metrics", metrics,
+      "--allow-private-network",
+    ])
+    #expect(result.status == 70)
+    let directory = (metrics as NSString).deletingLastPathComponent
+    #expect(
+      result.err.hasPrefix("Error: Cannot write the metrics file '\(metrics)': the directory '\(directory)'"))
+    #expect(!FileManager.default.fileExists(atPath: root + "/out/manifest.jsonl"), "the crawl ran")
+  }
+}

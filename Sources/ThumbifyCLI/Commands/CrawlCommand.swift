@@ -166,6 +166,28 @@ enum CrawlCommand: Subcommand {
           code: error.code)
       }
     }
+    // Checked now, not when the run ends: a night's crawl must not end without its alerting file.
+    if let metrics = options.metricsPath {
+      let directory = (metrics as NSString).deletingLastPathComponent
+      let existing = directory.isEmpty ? "." : directory
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: existing, isDirectory: &isDirectory)
+      // A file made and removed again, the way the atomic write will (access(2) says yes to root on
+      // a file system that refuses files, /proc).
+      let probe = metrics + ".tmp-probe-\(getpid())"
+      let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      if descriptor >= 0 {
+        close(descriptor)
+        unlink(probe)
+      }
+      if descriptor < 0 {
+        return fatal(
+          "Cannot write the metrics file '\(metrics)': the directory '\(existing)' "
+            + (exists && isDirectory.boolValue ? "is not writable." : "does not exist."),
+          hint: "Point --metrics into an existing writable directory (node_exporter's textfile directory).",
+          code: "storageFailed")
+      }
+    }
     let layout: OutputLayout
     do {
       layout = try StateOption.layout(
