@@ -62,19 +62,22 @@ final class CrawlStopTests {
 
   /// Waits until the process catches SIGINT and SIGTERM (`SigCgt` in /proc): a signal now is the
   /// crawl's to handle, not a default death.
-  func waitForSignalHandling(_ pid: Int32) async throws {
+  /// Gives up after a minute (a debug binary starting on a machine loaded tenfold took over 5 s).
+  func waitForSignalHandling(_ pid: Int32) async throws -> Bool {
     let mask: UInt64 = 1 << (UInt64(SIGINT) - 1) | 1 << (UInt64(SIGTERM) - 1)
-    for _ in 0..<1000 {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
       let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
       // SigCgt only: a signal before the command's handler is in place is not the crawl's to handle.
       let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }.flatMap {
         UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
       }
       let handled = caught ?? 0
-      if handled & mask == mask { return }
+      if handled & mask == mask { return true }
       try await Task.sleep(for: .milliseconds(5))
     }
     Issue.record("the crawl never set up its signal handling")
+    return false
   }
 
   /// Every listed URL's request count at the server.
@@ -100,7 +103,11 @@ final class CrawlStopTests {
     let list = try writeList(prefix, count: Self.pages, milliseconds: 300, prefix: prefix)
     let out = root + "/" + prefix
     let victim = try start(list, out)
-    try await waitForSignalHandling(victim.processIdentifier)
+    guard try await waitForSignalHandling(victim.processIdentifier) else {
+      kill(victim.processIdentifier, SIGKILL)
+      _ = await victim.exitStatus()
+      return
+    }
     try await Task.sleep(for: .seconds(delay))
     kill(victim.processIdentifier, signal)
     let status = await victim.exitStatus()
@@ -145,7 +152,11 @@ final class CrawlStopTests {
     let list = try writeList(prefix, count: count, milliseconds: 30_000, prefix: prefix)
     let out = root + "/second"
     let victim = try start(list, out)
-    try await waitForSignalHandling(victim.processIdentifier)
+    guard try await waitForSignalHandling(victim.processIdentifier) else {
+      kill(victim.processIdentifier, SIGKILL)
+      _ = await victim.exitStatus()
+      return
+    }
     // Every page is in flight.
     while try requestCounts(prefix: prefix, count: count).reduce(0, +) < count {
       try await Task.sleep(for: .milliseconds(20))
@@ -172,7 +183,11 @@ final class CrawlStopTests {
     let list = try writeList(prefix, count: 2, milliseconds: 30_000, prefix: prefix)
     let out = root + "/grace"
     let victim = try start(list, out)
-    try await waitForSignalHandling(victim.processIdentifier)
+    guard try await waitForSignalHandling(victim.processIdentifier) else {
+      kill(victim.processIdentifier, SIGKILL)
+      _ = await victim.exitStatus()
+      return
+    }
     while try requestCounts(prefix: prefix, count: 2).reduce(0, +) < 2 {
       try await Task.sleep(for: .milliseconds(20))
     }
