@@ -46,6 +46,20 @@ enum CrawlBenchmark {
       print("--before: no executable at \(before)")
       return
     }
+    // A build from before issue 21 has no --state (its state is <out>/.thumbify, removed with the
+    // outputs); its crawl usage says so.
+    let beforeTakesState =
+      before.map { before in
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: before)
+        process.arguments = ["crawl", "--help"]
+        process.standardOutput = pipe
+        guard (try? process.run()) != nil else { return false }
+        let help = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return help.contains("--state <dir>")
+      } ?? true
     var sizes = [1_000, urls]
     sizes += scales
     _ = try ChildProcess.run(
@@ -80,11 +94,10 @@ enum CrawlBenchmark {
           [
             // The state beside the output, in `outputs` (removed at the end; the default would
             // leave every sample's state in ~/.local/state), on the disk it was on before issue 21.
-            "crawl", list, "--out", out, "--state", out + ".state", "--allow-private-network",
-            "--ignore-robots",
-            "--quiet",
+            "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet",
             "--per-host", perHost, "--concurrency", concurrency, "--timeout", "30",
-          ], acceptedStatuses: [0, 1])
+          ] + (tool == "thumbify" || beforeTakesState ? ["--state", out + ".state"] : []),
+          acceptedStatuses: [0, 1])
       }
       return try ChildProcess.run(
         "/usr/bin/python3",

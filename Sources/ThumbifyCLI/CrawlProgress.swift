@@ -98,7 +98,7 @@ final class CrawlProgress: Sendable {
   /// Logs a URL removed by `--prune` (JSON log only: the text summary counts them, last-run.json names them).
   func pruned(_ url: String) {
     guard format == .json, !isQuiet else { return }
-    let line = Diagnostics.json(["event": "pruned", "url": url])
+    let line = Diagnostics.json(["event": "pruned", "normalizedURL": url])
     let wasDrawn = state.withLock { $0.isBarDrawn }
     console.writeError(raw: (wasDrawn ? "\r\u{1B}[2K" : "") + Console.escapingControls(line) + "\n")
   }
@@ -121,7 +121,7 @@ final class CrawlProgress: Sendable {
       return "line \(line): \(outcome) \(url): \(error.message)" + (hint.map { " \($0)" } ?? "")
     case .json:
       var object: [String: Any] = [
-        "event": "problem", "command": CrawlCommand.name, "line": line, "url": url, "outcome": outcome,
+        "event": "problem", "command": CrawlCommand.name, "line": line, "originalURL": url, "outcome": outcome,
         "code": error.code, "message": error.message,
       ]
       if let hint { object["hint"] = hint }

@@ -60,9 +60,10 @@ struct RunReport {
     let report = summary.report
     func problems(_ list: [CrawlReport.Problem]) -> [[String: Any]] {
       list.prefix(limit).map { problem in
+        // A record's problem is named by its normalized URL (its state key), a line's by its text.
         var entry: [String: Any] = [
-          "url": problem.url, "outcome": problem.outcome, "kind": problem.kind, "code": problem.code,
-          "message": problem.message,
+          problem.line == nil ? "normalizedURL" : "text": problem.url, "outcome": problem.outcome,
+          "kind": problem.kind, "code": problem.code, "message": problem.message,
         ]
         if let line = problem.line { entry["line"] = line }
         return entry

@@ -98,7 +98,7 @@ struct JSONSchemaValidatorTests {
     #expect(errors.contains("$.metadata: the member 'url' is not allowed"))
     let flatExtract = #"{"originalURL":"https://a.test/","title":"A","url":"https://a.test/"}"#
     #expect(docs.errors(ofText: flatExtract, against: "extract.schema.json").count >= 3)
-    let problem = #"{"event":"problem","line":0,"url":"x","outcome":"gone","code":"c"}"#
+    let problem = #"{"event":"problem","line":0,"originalURL":"x","outcome":"gone","code":"c"}"#
     #expect(docs.errors(ofText: problem, against: "log.schema.json#/$defs/problem").count == 3)
   }
 }
