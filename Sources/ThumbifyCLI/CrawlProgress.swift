@@ -121,7 +121,8 @@ final class CrawlProgress: Sendable {
       return "line \(line): \(outcome) \(url): \(error.message)" + (hint.map { " \($0)" } ?? "")
     case .json:
       var object: [String: Any] = [
-        "event": "problem", "command": CrawlCommand.name, "line": line, "originalURL": url, "outcome": outcome,
+        "event": "problem", "command": CrawlCommand.name, "line": line, "originalURL": url,
+        "outcome": outcome,
         "code": error.code, "message": error.message,
       ]
       if let hint { object["hint"] = hint }

@@ -46,12 +46,15 @@ extension CrawlEndToEndTests {
     let failures = try #require(report["failures"] as? [String: Any])
     #expect(failures["total"] as? Int == outcomes["failed"]! + 1)
     let listed = try #require(failures["listed"] as? [[String: Any]])
-    #expect(listed.contains { ($0["normalizedURL"] as? String)?.hasSuffix("/broken/no-such-page.html") == true })
+    #expect(
+      listed.contains { ($0["normalizedURL"] as? String)?.hasSuffix("/broken/no-such-page.html") == true })
     #expect(listed.contains { $0["kind"] as? String == "line" && $0["line"] as? Int != nil })
     let withoutImage = try #require(report["withoutImage"] as? [String: Any])
     let cards = try #require(withoutImage["listed"] as? [[String: Any]])
-    #expect(cards.contains { ($0["normalizedURL"] as? String)?.hasSuffix("/broken/corrupt-image.html") == true })
-    #expect(cards.contains { ($0["normalizedURL"] as? String)?.hasSuffix("/broken/missing-image.html") == true })
+    #expect(
+      cards.contains { ($0["normalizedURL"] as? String)?.hasSuffix("/broken/corrupt-image.html") == true })
+    #expect(
+      cards.contains { ($0["normalizedURL"] as? String)?.hasSuffix("/broken/missing-image.html") == true })
     #expect(withoutImage["total"] as? Int == (report["imageFailures"] as? Int))
     let hosts = try #require(report["byHost"] as? [[String: Any]])
     #expect(hosts.map { $0["host"] as? String } == ["127.0.0.1:\(nginx.port)"])
