@@ -64,9 +64,7 @@ struct MetadataRules {
         $0.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.descriptionLimit) }
       }.first
     result.canonicalURL = canonicalURL()
-    result.siteName = short(
-      meta("og:site_name") ?? jsonLD.name(jsonLD.first("publisher"))
-        ?? meta("application-name", "apple-mobile-web-app-title"))
+    result.siteName = SiteNameRules(rules: self).siteName()
     result.type = short(meta("og:type"))
     result.lang = language()
     result.author = AuthorRules(rules: self).author()
