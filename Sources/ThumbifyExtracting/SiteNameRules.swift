@@ -11,12 +11,13 @@ struct SiteNameRules {
   static let siteKeys = ["publisher", "isPartOf", "provider", "sourceOrganization"]
 
   func siteName() -> String? {
-    let stated: [String?] = [
-      rules.meta("og:site_name"), jsonLDName(),
-      rules.collector.itemNames.first { $0.property == .publisher }?.value,
-      rules.meta("application-name", "apple-mobile-web-app-title"),
+    // In order, each read only when the ones before gave nothing.
+    let stated: [() -> String?] = [
+      { rules.meta("og:site_name") }, jsonLDName,
+      { rules.collector.itemNames.first { $0.property == .publisher }?.value },
+      { rules.meta("application-name", "apple-mobile-web-app-title") },
     ]
-    return stated.lazy.compactMap { $0.flatMap(Self.clean) }.first ?? titleSuffix()
+    return stated.lazy.compactMap { $0().flatMap(Self.clean) }.first ?? titleSuffix()
   }
 
   private static func clean(_ text: String) -> String? {
