@@ -31,6 +31,7 @@ enum Byline {
   static func read(_ raw: String) -> Reading? {
     guard let text = TextNormalizer.cleanDecoding(raw, limit: AuthorRules.maximumLength) else { return nil }
     if looksLikeURL(text) { return .url(text) }
+    if isPlainName(text) { return .name(text) }
     var words = text.split(separator: " ").map(String.init)
     // `jane@example.com (Jane Doe)`, `Jane Doe <jane@example.com>`: the name without the address.
     words.removeAll(where: isEmailAddress)
@@ -39,6 +40,36 @@ enum Byline {
       return nil
     }
     return .name(name)
+  }
+
+  /// Whether `text` is a name as it stands, the usual case, decided on its bytes without splitting
+  /// it into words and Characters: ASCII with a letter, no `@`, `,`, `|`, `-`, `:`, brackets, and a
+  /// first word that is no prefix or verb.
+  private static func isPlainName(_ text: String) -> Bool {
+    var hasLetter = false
+    var firstWord: [UInt8] = []
+    var isInFirstWord = true
+    for byte in text.utf8 {
+      switch byte {
+      case 0x80...: return false
+      case UInt8(ascii: "@"), UInt8(ascii: ","), UInt8(ascii: "|"), UInt8(ascii: "-"), UInt8(ascii: ":"),
+        UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+        return false
+      case UInt8(ascii: " "): isInFirstWord = false
+      default:
+        if ASCII.isAlpha(byte) { hasLetter = true }
+        if isInFirstWord {
+          guard firstWord.count < 10 else {
+            isInFirstWord = false
+            continue
+          }
+          firstWord.append(ASCII.lower(byte))
+        }
+      }
+    }
+    let first = String(decoding: firstWord, as: UTF8.self)
+    return hasLetter && !prefixes.contains(first) && !foreignPrefixes.contains(first)
+      && !verbs.contains(first)
   }
 
   /// A URL, not a name: `http://`, `https://`, `//` or `www.` at the start.

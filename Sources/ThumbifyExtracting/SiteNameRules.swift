@@ -12,12 +12,17 @@ struct SiteNameRules {
 
   func siteName() -> String? {
     // In order, each read only when the ones before gave nothing.
-    let stated: [() -> String?] = [
-      { rules.meta("og:site_name") }, jsonLDName,
-      { rules.collector.itemNames.first { $0.property == .publisher }?.value },
-      { rules.meta("application-name", "apple-mobile-web-app-title") },
-    ]
-    return stated.lazy.compactMap { $0().flatMap(Self.clean) }.first ?? titleSuffix()
+    if let name = rules.meta("og:site_name").flatMap(Self.clean) { return name }
+    if let name = jsonLDName().flatMap(Self.clean) { return name }
+    if let name = rules.collector.itemNames.first(where: { $0.property == .publisher }).flatMap({
+      Self.clean($0.value)
+    }) {
+      return name
+    }
+    if let name = rules.meta("application-name", "apple-mobile-web-app-title").flatMap(Self.clean) {
+      return name
+    }
+    return titleSuffix()
   }
 
   private static func clean(_ text: String) -> String? {
