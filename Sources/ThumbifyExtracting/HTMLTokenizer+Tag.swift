@@ -20,14 +20,14 @@ extension HTMLTokenizer {
     let collects = !isEnd && name.hasUsefulAttributes
     if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
     let attributesStart = position
-    hasItemprop = false
+    wantsAttributes = false
     guard var isSelfClosing = readAttributes(collecting: collects) else {
       position = end
       return name
     }
-    if hasItemprop && !collects && !isEnd {
-      // Microdata (`<span itemprop=datePublished content=…>`) can sit on any element: such a
-      // rare tag is read again with its attributes, so other tags still cost no strings.
+    if wantsAttributes && !collects && !isEnd {
+      // Microdata (`<span itemprop=datePublished content=…>`) and `rel=author` can sit on any
+      // element: such a rare tag is read again with its attributes, so other tags still cost no strings.
       position = attributesStart
       isSelfClosing = readAttributes(collecting: true) ?? isSelfClosing
     }
@@ -99,7 +99,13 @@ extension HTMLTokenizer {
       }
       hasValue = true
     }
-    if !collecting, nameEnd - nameStart == 8, isItemprop(at: nameStart) { hasItemprop = true }
+    if !collecting {
+      let nameLength = nameEnd - nameStart
+      if nameLength == 8, isItemprop(at: nameStart) { wantsAttributes = true }
+      if nameLength == 3, hasValue, isRel(at: nameStart), contains("author", in: valueRange) {
+        wantsAttributes = true
+      }
+    }
     if collecting, attributes.count < Self.maximumAttributes {
       append(name: nameStart..<nameEnd, value: hasValue ? valueRange : nil)
     }
@@ -112,6 +118,25 @@ extension HTMLTokenizer {
     let name: StaticString = "itemprop"
     for offset in 0..<8 where ASCII.lower(base[index + offset]) != name.utf8Start[offset] { return false }
     return true
+  }
+
+  /// Whether the 3 bytes at `index` are `rel` in any case.
+  @inline(__always)
+  private func isRel(at index: Int) -> Bool {
+    ASCII.lower(base[index]) == UInt8(ascii: "r") && ASCII.lower(base[index + 1]) == UInt8(ascii: "e")
+      && ASCII.lower(base[index + 2]) == UInt8(ascii: "l")
+  }
+
+  /// Whether `word` (lower-case ASCII) occurs in `range` in any case.
+  private func contains(_ word: StaticString, in range: Range<Int>) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard range.count >= count else { return false }
+    for start in range.lowerBound...(range.upperBound - count) {
+      var offset = 0
+      while offset < count, ASCII.lower(base[start + offset]) == word.utf8Start[offset] { offset += 1 }
+      if offset == count { return true }
+    }
+    return false
   }
 
   /// Adds an attribute unless one of the same name came first.

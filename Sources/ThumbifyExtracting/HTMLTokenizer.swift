@@ -29,8 +29,9 @@ struct HTMLTokenizer {
   var nameBuffer = [UInt8](repeating: 0, count: 16)
   /// Scratch space for attribute values with character references, reused from tag to tag.
   var decodedValue: [UInt8] = []
-  /// Whether the tag being read has an `itemprop` attribute (microdata), whatever its name.
-  var hasItemprop = false
+  /// Whether the tag being read has an `itemprop` attribute (microdata) or a `rel` naming an author,
+  /// whatever its name: its attributes are wanted even when its name's are not.
+  var wantsAttributes = false
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes

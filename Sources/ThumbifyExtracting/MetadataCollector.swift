@@ -56,10 +56,25 @@ struct MetadataCollector: HTMLTokenSink {
   static let maximumMicrodataDates = 64
   static let maximumDateTextBytes = 256
 
-  /// Where the text being collected goes (a date property or a `<time pubdate>` without `datetime`).
-  private enum TextTarget {
+  /// Names from microdata and `<a rel=author>` (`MetadataCollector+Names.swift`), in document order.
+  var itemNames: [ItemName] = []
+  /// The `href` of each `<a rel=author>`.
+  var authorLinks: [String] = []
+  /// The `itemprop=author`/`publisher` item whose `itemprop=name` is awaited.
+  var itemScope: ItemScope?
+
+  /// Where the text being collected goes (a date property, a `<time pubdate>` without `datetime`,
+  /// or names).
+  enum TextTarget {
     case microdata(String)
     case pubdate
+    /// Ends at the first end tag, not at a start tag: `<a rel=author><span>Jane</span></a>`.
+    case names([ItemName.Property])
+
+    var endsAtStartTag: Bool {
+      if case .names = self { return false }
+      return true
+    }
   }
   private var textTarget: TextTarget?
   private var collectedText: [UInt8] = []
@@ -82,7 +97,15 @@ struct MetadataCollector: HTMLTokenSink {
     switch target {
     case .microdata(let property): microdataDates.append(Microdata(property: property, value: text))
     case .pubdate: if pubdateTime == nil { pubdateTime = text }
+    case .names(let properties):
+      for property in properties { itemNames.append(ItemName(property: property, value: text)) }
     }
+  }
+
+  /// Collects the text that follows for `target`, filing what was collected before.
+  mutating func startText(_ target: TextTarget) {
+    if textTarget != nil { finishText() }
+    textTarget = target
   }
 
   private var jsonLDBytes = 0
@@ -91,7 +114,7 @@ struct MetadataCollector: HTMLTokenSink {
   private var hasSeenHTML = false
 
   mutating func startTag(_ name: HTMLTagName, attributes: [HTMLAttribute], isSelfClosing: Bool) {
-    if textTarget != nil { finishText() }
+    if textTarget?.endsAtStartTag == true { finishText() }
     switch name {
     case .template:
       templateDepth += 1
@@ -106,6 +129,9 @@ struct MetadataCollector: HTMLTokenSink {
       break
     }
     guard templateDepth == 0 else { return }
+    if itemScope != nil || (!attributes.isEmpty && name != .meta && name != .link) {
+      names(name, attributes: attributes, isSelfClosing: isSelfClosing)
+    }
     if name != .meta, !attributes.isEmpty, let itemprop = attributes.first(where: { $0.name == "itemprop" }) {
       microdata(itemprop.value, attributes: attributes, isSelfClosing: isSelfClosing)
     }
@@ -129,6 +155,7 @@ struct MetadataCollector: HTMLTokenSink {
   mutating func endTag(_ name: HTMLTagName) {
     // A date's text ends at the first end tag (`<span itemprop=datePublished>May 4, 2020</span>`).
     if textTarget != nil { finishText() }
+    if itemScope != nil { endTagInItem() }
     if name == .template { templateDepth = max(0, templateDepth - 1) }
     if name == .article || name == .header { articleDepth = max(0, articleDepth - 1) }
   }
@@ -143,7 +170,7 @@ struct MetadataCollector: HTMLTokenSink {
     {
       microdataDates.append(Microdata(property: property, value: value))
     } else if !isSelfClosing {
-      textTarget = .microdata(property)
+      startText(.microdata(property))
     }
   }
 
@@ -153,8 +180,8 @@ struct MetadataCollector: HTMLTokenSink {
     if pubdateTime == nil, attributes.contains(where: { $0.name == "pubdate" }) {
       if let datetime, !ASCII.isBlank(datetime) {
         pubdateTime = datetime
-      } else if textTarget == nil, !isSelfClosing {
-        textTarget = .pubdate
+      } else if !isSelfClosing, textTarget?.endsAtStartTag != true {
+        startText(.pubdate)
       }
     }
     if articleTime == nil, articleDepth > 0, let datetime, !ASCII.isBlank(datetime) { articleTime = datetime }

@@ -64,12 +64,10 @@ struct MetadataRules {
         $0.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.descriptionLimit) }
       }.first
     result.canonicalURL = canonicalURL()
-    result.siteName = short(
-      meta("og:site_name") ?? jsonLD.name(jsonLD.first("publisher"))
-        ?? meta("application-name", "apple-mobile-web-app-title"))
+    result.siteName = SiteNameRules(rules: self).siteName()
     result.type = short(meta("og:type"))
     result.lang = language()
-    result.author = author()
+    result.author = AuthorRules(rules: self).author()
     let dates = DateRules(rules: self, now: now)
     (result.publishedTime, result.publishedTimeText) = dates.published()
     (result.modifiedTime, result.modifiedTimeText) = dates.modified()
@@ -115,18 +113,6 @@ struct MetadataRules {
       return locale.replacingUnderscores()
     }
     return jsonLD.first("inLanguage")?.stringValue.flatMap(short)
-  }
-
-  private func author() -> String? {
-    if let author = meta("author"), !Self.looksLikeURL(author) { return short(author) }
-    if let author = meta("article:author"), !Self.looksLikeURL(author) { return short(author) }
-    if let author = jsonLD.name(jsonLD.primary?["author"] ?? jsonLD.first("author")) { return short(author) }
-    return short(meta("parsely-author", "sailthru.author", "dc.creator", "byl"))
-  }
-
-  static func looksLikeURL(_ text: String) -> Bool {
-    let lower = ASCII.lowercased(ASCII.trimmed(text))
-    return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("//")
   }
 
   /// The first `link type=application/json+oembed`, else the XML one.
