@@ -40,6 +40,9 @@ public struct PageMetadata: Sendable, Codable, Equatable {
 }
 
 extension PageMetadata {
+  // Every property must be listed here: a property left out is dropped whenever a record is read
+  // back from the state database (JSONWriterTests holds a record with every property to its trip).
+  //
   // Manifest records of schema 1, which the state database may still hold, had `url` (the canonical
   // URL, else the page URL) and `originalURL` (the page URL) in here instead of `canonicalURL`.
   private enum LegacyKeys: String, CodingKey { case url, originalURL }
@@ -60,7 +63,9 @@ extension PageMetadata {
     oembed = try container.decodeIfPresent(String.self, forKey: .oembed)
     author = try container.decodeIfPresent(String.self, forKey: .author)
     publishedTime = try container.decodeIfPresent(String.self, forKey: .publishedTime)
+    publishedTimeText = try container.decodeIfPresent(String.self, forKey: .publishedTimeText)
     modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
+    modifiedTimeText = try container.decodeIfPresent(String.self, forKey: .modifiedTimeText)
     themeColor = try container.decodeIfPresent(String.self, forKey: .themeColor)
     twitterCard = try container.decodeIfPresent(String.self, forKey: .twitterCard)
     if canonicalURL == nil {

@@ -124,6 +124,17 @@ struct JSONWriterTests {
     try expectSameBytes(PageMetadata())
   }
 
+  /// What the state database holds is read back for unchanged pages (304) and `thumbify cards`: every
+  /// property must survive the trip, including those the hand-written `PageMetadata` decoder lists.
+  @Test func everyPropertyOfRecordsAndCardsDecodesBackToTheSameValue() throws {
+    let decoder = JSONDecoder()
+    let record = try decoder.decode(CrawlRecord.self, from: Data(try JSONWriter.encode(Self.completeRecord)))
+    #expect(record == Self.completeRecord)
+    #expect(record.metadata == Self.completeRecord.metadata)
+    let card = try decoder.decode(Card.self, from: Data(try JSONWriter.encode(Self.completeCard)))
+    #expect(card == Self.completeCard)
+  }
+
   @Test func fixtureRecordsAndCardsEncodeAsJSONEncoderDoes() throws {
     let directory = try FrontendFixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
