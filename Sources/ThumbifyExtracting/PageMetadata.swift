@@ -8,8 +8,9 @@
 public struct PageMetadata: Sendable, Codable, Equatable {
   public var title: String?
   public var description: String?
-  /// The canonical URL the page declares (`<link rel=canonical>`, `og:url`), only when it stays on
-  /// the page's host; absent otherwise.
+  /// The canonical URL the page declares (`<link rel=canonical>`, else `og:url`), resolved, on any
+  /// host, credentials removed: what de-duplication and analytics key on. A link to the page goes to
+  /// `canonicalURL(onHostOf:)` instead, which a page cannot point at another site.
   public var canonicalURL: String?
   public var siteName: String?
   public var type: String?
@@ -76,6 +77,28 @@ extension PageMetadata {
         canonicalURL = url
       }
     }
+  }
+}
+
+extension PageMetadata {
+  /// `canonicalURL` when it is on the host of `pageURL` (a leading `www.` ignored on both sides),
+  /// else `nil`: where a link to the page leads (the `url` of `extract`, manifest records, cards and
+  /// `LinkMetadataProvider.Preview`, the page URL when this is `nil`). A page declaring another
+  /// site's URL canonical — an AMP cache, a syndicated copy, or a page passing itself off as
+  /// another — does not move the link off the host it was read from.
+  ///
+  /// - Parameter pageURL: the URL the page was read from, after redirects.
+  public func canonicalURL(onHostOf pageURL: String) -> String? {
+    guard let canonicalURL, let canonical = WebURL(canonicalURL), let page = WebURL(pageURL),
+      Self.isSameSite(canonical.host, page.host)
+    else { return nil }
+    return canonicalURL
+  }
+
+  /// Whether two hosts are equal once a leading `www.` is ignored.
+  static func isSameSite(_ first: String, _ second: String) -> Bool {
+    func strip(_ host: String) -> Substring { host.hasPrefix("www.") ? host.dropFirst(4) : Substring(host) }
+    return strip(first) == strip(second)
   }
 }
 

@@ -6,6 +6,7 @@ import ThumbifySystem
 extension Card: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
+      json.member("canonicalURL", canonicalURL)
       json.member("description", description)
       json.member("domain", domain)
       json.member("error", error)

@@ -15,8 +15,12 @@ extension Card {
   init(record: CrawlRecord, key: CardKey) {
     let metadata = record.outcome == .failed ? nil : record.metadata
     // `record.url`'s order, skipping the URLs a card cannot link to.
-    let link = [metadata?.canonicalURL, record.fetch?.finalURL, record.normalizedURL, record.originalURL]
-      .lazy.compactMap { $0 }.first { Self.isLinkable($0) }
+    let page = record.fetch?.finalURL ?? record.normalizedURL
+    let link = [
+      metadata?.canonicalURL(onHostOf: page), record.fetch?.finalURL, record.normalizedURL,
+      record.originalURL,
+    ]
+    .lazy.compactMap { $0 }.first { Self.isLinkable($0) }
     let state: State =
       switch record.outcome {
       case .ok, .notModified: .ok
@@ -27,6 +31,7 @@ extension Card {
       schema: Self.schemaVersion,
       key: key.hex,
       url: link,
+      canonicalURL: metadata?.canonicalURL.flatMap { Self.isLinkable($0) ? $0 : nil },
       normalizedURL: record.normalizedURL,
       domain: Self.domain(of: link ?? record.normalizedURL),
       state: state,

@@ -64,9 +64,12 @@ public struct Card: Sendable, Codable, Equatable {
   public var schema: Int
   /// The card key: SHA-256 of `normalizedURL`, hex.
   public var key: String
-  /// The URL to link to: the canonical URL, else the final URL, else the normalized URL.
-  /// Always http or https; absent when none of them is.
+  /// The URL to link to: the canonical URL when it is on the page's host, else the final URL, else
+  /// the normalized URL. Always http or https; absent when none of them is.
   public var url: String?
+  /// The canonical URL the page declares, on any host (`PageMetadata.canonicalURL`): for
+  /// de-duplication and analytics, not for display. Always http or https; absent otherwise.
+  public var canonicalURL: String?
   /// The URL as the crawl normalized it (what `key` hashes).
   public var normalizedURL: String
   /// The link's host for display, lower-case, without a leading `www.`.

@@ -156,21 +156,72 @@ struct MetadataRulesTests {
       ])
   }
 
-  @Test func canonicalOnlyWhenItStaysOnThePagesHost() {
+  /// Issue 19: the declared canonical URL is kept on any host (de-duplication and analytics need it);
+  /// only the link (`canonicalURL(onHostOf:)`, the envelope's `url`) stays on the page's host.
+  @Test func canonicalURLIsTheDeclaredOneOnAnyHost() {
+    let page = ExtractingTestSupport.pageURL
+    let sameHost = extract("<link rel=canonical href=/canonical?a=1>")
+    #expect(sameHost.canonicalURL == "https://www.example.com/canonical?a=1")
+    #expect(sameHost.canonicalURL(onHostOf: page) == "https://www.example.com/canonical?a=1")
+    // A leading `www.` is ignored on both sides.
+    let bare = extract("<link rel=canonical href=https://example.com/c>")
+    #expect(bare.canonicalURL(onHostOf: page) == "https://example.com/c")
+
+    // An AMP page naming the article on the publisher's host: the canonical URL, but not the link.
+    let amp = extract(
+      "<link rel=canonical href=https://news.example.net/story><meta property=og:url content=/og>",
+      url: "https://amp.example.org/news.example.net/story")
+    #expect(amp.canonicalURL == "https://news.example.net/story")
+    #expect(amp.canonicalURL(onHostOf: "https://amp.example.org/news.example.net/story") == nil)
+    // rel=canonical wins over og:url whatever their hosts.
     #expect(
-      extract("<link rel=canonical href=/canonical?a=1>").canonicalURL
-        == "https://www.example.com/canonical?a=1")
-    #expect(
-      extract("<link rel=canonical href=https://example.com/c>").canonicalURL == "https://example.com/c")
-    // A canonical URL on another host is not the page's: none, and `url` falls back to the page URL.
-    #expect(extract("<link rel=canonical href=https://evil.example.net/c>").canonicalURL == nil)
-    #expect(
-      extract("<link rel=canonical href=https://evil.example.net/c><meta property=og:url content=/og>")
-        .canonicalURL == "https://www.example.com/og")
+      extract("<link rel=canonical href=https://x.com/a/status/1><meta property=og:url content=/og>")
+        .canonicalURL == "https://x.com/a/status/1")
+    #expect(extract("").canonicalURL == nil)
+  }
+
+  @Test func ogURLOnAnotherHostIsTheCanonicalURLWhenThereIsNoLinkRelCanonical() {
+    let metadata = extract("<meta property=og:url content=https://www.example.co.uk/story>")
+    #expect(metadata.canonicalURL == "https://www.example.co.uk/story")
+    #expect(metadata.canonicalURL(onHostOf: ExtractingTestSupport.pageURL) == nil)
     #expect(
       extract("<meta property=og:url content=https://www.example.com/og>").canonicalURL
         == "https://www.example.com/og")
-    #expect(extract("").canonicalURL == nil)
+  }
+
+  @Test func aRelativeCanonicalURLResolvesAgainstTheBaseHref() {
+    let page = "<base href=https://static.example.net/en/><link rel=canonical href=../story?id=1#top>"
+    #expect(extract(page).canonicalURL == "https://static.example.net/story?id=1#top")
+    #expect(
+      extract("<base href=/sub/><meta property=og:url content=page.html>").canonicalURL
+        == "https://www.example.com/sub/page.html")
+  }
+
+  /// What is not an http(s) URL is no canonical URL; the next source (og:url) is read instead.
+  @Test(arguments: [
+    "javascript:alert(1)", "data:text/html,<script>x</script>", "mailto:a@example.com", "ftp://example.com/",
+    "http://", "https://exa mple.com/", "http://[::1/", "https://example.com:99999/", "   ", "",
+  ])
+  func aCanonicalURLThatIsNoHTTPURLIsRejected(_ garbage: String) {
+    #expect(extract("<link rel=canonical href=\"\(garbage)\">").canonicalURL == nil)
+    #expect(extract("<meta property=og:url content=\"\(garbage)\">").canonicalURL == nil)
+    #expect(
+      extract("<link rel=canonical href=\"\(garbage)\"><meta property=og:url content=/og>").canonicalURL
+        == "https://www.example.com/og")
+  }
+
+  /// A user name or password is not part of what the page is: dropped, the rest kept. The host that
+  /// decides the link is the real one, not the user name that looks like a host.
+  @Test func credentialsAreRemovedFromTheCanonicalURL() {
+    #expect(
+      extract("<link rel=canonical href=https://user:secret@www.example.com/a>").canonicalURL
+        == "https://www.example.com/a")
+    #expect(
+      extract("<meta property=og:url content=http://token@news.example.net:8080/b?c>").canonicalURL
+        == "http://news.example.net:8080/b?c")
+    let disguised = extract("<link rel=canonical href=https://www.example.com@evil.example/>")
+    #expect(disguised.canonicalURL == "https://evil.example/")
+    #expect(disguised.canonicalURL(onHostOf: ExtractingTestSupport.pageURL) == nil)
   }
 
   @Test func siteNamePrecedence() {

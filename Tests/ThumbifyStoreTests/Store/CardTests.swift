@@ -90,7 +90,27 @@ struct CardTests {
     metadata.video = VideoCandidate(url: hostile)
     let card = Card(record: record(metadata: metadata))
     #expect(card.url == "https://www.example.com/a?final")
+    #expect(card.canonicalURL == nil)
     #expect(card.video == nil)
+  }
+
+  /// Issue 19: a card links on the page's host (`url`, as its record's) and carries the canonical URL
+  /// the page declares on any host (`canonicalURL`) for de-duplication.
+  @Test func aCanonicalURLOnAnotherHostIsCarriedButNotLinked() {
+    var metadata = PageMetadata()
+    metadata.canonicalURL = "https://twitter.com/a/status/1"
+    let crossHost = record(metadata: metadata)
+    let card = Card(record: crossHost)
+    #expect(card.url == "https://www.example.com/a?final")
+    #expect(card.url == crossHost.url)
+    #expect(card.canonicalURL == "https://twitter.com/a/status/1")
+    #expect(card.domain == "example.com")
+    metadata.canonicalURL = "https://example.com/canonical"
+    let sameHost = Card(record: record(metadata: metadata))
+    #expect(sameHost.url == "https://example.com/canonical")
+    #expect(sameHost.canonicalURL == "https://example.com/canonical")
+    // A failed record draws no page data, its canonical URL included.
+    #expect(Card(record: record(outcome: .failed, metadata: metadata)).canonicalURL == nil)
   }
 
   @Test func staleRecordKeepsItsDataAndCarriesTheError() {
