@@ -82,6 +82,7 @@ struct MetadataRules {
     result.icons = icons.isEmpty ? nil : icons
     result.icon = icons.first
     result.video = VideoRules(rules: self).video()
+    result.audio = AudioRules(rules: self).audio()
     result.oembed = oEmbed()
     return result
   }

@@ -22,6 +22,8 @@ public struct PageMetadata: Sendable, Codable, Equatable {
   /// Every icon candidate, best first.
   public var icons: [IconCandidate]?
   public var video: VideoCandidate?
+  /// The page's audio (`og:audio`): a podcast episode, a song, a recording.
+  public var audio: AudioCandidate?
   /// The discovered oEmbed endpoint URL.
   public var oembed: String?
   public var author: String?
@@ -61,6 +63,7 @@ extension PageMetadata {
     icon = try container.decodeIfPresent(IconCandidate.self, forKey: .icon)
     icons = try container.decodeIfPresent([IconCandidate].self, forKey: .icons)
     video = try container.decodeIfPresent(VideoCandidate.self, forKey: .video)
+    audio = try container.decodeIfPresent(AudioCandidate.self, forKey: .audio)
     oembed = try container.decodeIfPresent(String.self, forKey: .oembed)
     author = try container.decodeIfPresent(String.self, forKey: .author)
     publishedTime = try container.decodeIfPresent(String.self, forKey: .publishedTime)
@@ -142,6 +145,17 @@ public struct VideoCandidate: Sendable, Codable, Equatable {
     self.type = type
     self.width = width
     self.height = height
+  }
+}
+
+public struct AudioCandidate: Sendable, Codable, Equatable {
+  public var url: String
+  /// The MIME type the page gives (`og:audio:type`), as written: `audio/mpeg`.
+  public var type: String?
+
+  public init(url: String, type: String? = nil) {
+    self.url = url
+    self.type = type
   }
 }
 

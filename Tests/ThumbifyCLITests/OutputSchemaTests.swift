@@ -230,23 +230,26 @@ struct OutputSchemaTests {
     for line in thumbManifest { expectValid(line, "manifest.schema.json") }
   }
 
-  /// Issue 19: a page declaring a canonical URL on another host (credentials and all) gets the same
-  /// answer from `extract <url>`, `extract --html`, the crawl's manifest record and its card: the
-  /// canonical URL as declared, credentials removed, in `canonicalURL`; the link (`url`) where the page
-  /// was read.
-  @Test func aCanonicalURLOnAnotherHostReadsTheSameEverywhere() async throws {
+  /// Issue 19: a page declaring a canonical URL on another host (credentials and all) and an audio
+  /// file gets the same answer from `extract <url>`, `extract --html`, the crawl's manifest record and
+  /// its card: the canonical URL as declared, credentials removed, in `canonicalURL`; the link (`url`)
+  /// where the page was read; `audio` with its https URL and type.
+  @Test func aCanonicalURLOnAnotherHostAndAudioReadTheSameEverywhere() async throws {
     let nginx = try await LoopbackNginx()
     defer { nginx.stop() }
     let page = """
       <html lang=en><head><title>Syndicated storms</title>
       <link rel=canonical href="https://editor:secret@origin.example/stories/storms?ref=feed">
-      <meta property=og:url content=/syndicated.html></head></html>
+      <meta property=og:url content=/syndicated.html>
+      <meta property=og:audio content=/audio/storms.mp3><meta property=og:audio:type content=audio/mpeg>
+      </head></html>
       """
     try nginx.write("syndicated.html", page)
     let directory = try Fixtures.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let pageURL = nginx.url("/syndicated.html")
     let canonical = "https://origin.example/stories/storms?ref=feed"
+    let audio = ["type": "audio/mpeg", "url": nginx.url("/audio/storms.mp3")]
 
     let live = await runCLI(["extract", pageURL, "--allow-private-network", "--compact"])
     #expect(live.status == 0, "\(live.err)")
@@ -254,6 +257,7 @@ struct OutputSchemaTests {
     let preview = try object(live.out)
     #expect(preview["url"] as? String == pageURL)
     #expect((preview["metadata"] as? [String: Any])?["canonicalURL"] as? String == canonical)
+    #expect((preview["metadata"] as? [String: Any])?["audio"] as? [String: String] == audio)
 
     let saved = directory + "/syndicated.html"
     try page.write(toFile: saved, atomically: true, encoding: .utf8)
@@ -285,5 +289,6 @@ struct OutputSchemaTests {
     let card = try object(cardText)
     #expect(card["url"] as? String == pageURL)
     #expect(card["canonicalURL"] as? String == canonical)
+    #expect(card["audio"] as? [String: String] == audio)
   }
 }

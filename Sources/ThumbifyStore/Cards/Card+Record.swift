@@ -43,6 +43,7 @@ extension Card {
       image: state == .failed ? nil : record.image.map { Picture($0, alt: metadata?.image?.alt) },
       icon: state == .failed ? nil : record.icon.map { Picture($0, alt: nil) },
       video: metadata?.video.flatMap(Video.init),
+      audio: metadata?.audio.flatMap(Audio.init),
       error: record.error.map(Failure.init),
       imageError: state == .failed || record.image != nil ? nil : record.imageError.map(Failure.init)
     )
@@ -134,6 +135,14 @@ extension Card.Video {
   init?(_ candidate: VideoCandidate) {
     guard Card.isLinkable(candidate.url) else { return nil }
     self.init(url: candidate.url, type: candidate.type, width: candidate.width, height: candidate.height)
+  }
+}
+
+extension Card.Audio {
+  /// The audio, when its URL is http or https.
+  init?(_ candidate: AudioCandidate) {
+    guard Card.isLinkable(candidate.url) else { return nil }
+    self.init(url: candidate.url, type: candidate.type)
   }
 }
 

@@ -54,6 +54,13 @@ public struct Card: Sendable, Codable, Equatable {
     public var height: Int?
   }
 
+  /// A playable audio file or stream the page declares.
+  public struct Audio: Sendable, Codable, Equatable {
+    /// An http or https URL.
+    public var url: String
+    public var type: String?
+  }
+
   /// Why the last run failed for this URL.
   public struct Failure: Sendable, Codable, Equatable {
     public var code: String
@@ -85,6 +92,7 @@ public struct Card: Sendable, Codable, Equatable {
   public var image: Picture?
   public var icon: Picture?
   public var video: Video?
+  public var audio: Audio?
   public var error: Failure?
   /// Why the card has no image although the page named one (every candidate failed to load or
   /// decode); the page itself succeeded.

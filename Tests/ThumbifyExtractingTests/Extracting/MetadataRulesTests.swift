@@ -224,6 +224,65 @@ struct MetadataRulesTests {
     #expect(disguised.canonicalURL(onHostOf: ExtractingTestSupport.pageURL) == nil)
   }
 
+  /// Issue 19: `og:audio` groups like `og:video` — the https `secure_url` first, then `:url`, then
+  /// `og:audio` — with its `:type`.
+  @Test func audioFromOpenGraphPrefersAnHTTPSSecureURL() {
+    let og = """
+      <meta property="og:audio" content="http://cdn.example.net/ep1.mp3">
+      <meta property="og:audio:secure_url" content="https://cdn.example.net/ep1.mp3">
+      <meta property="og:audio:type" content="audio/mpeg">
+      """
+    #expect(extract(og).audio == AudioCandidate(url: "https://cdn.example.net/ep1.mp3", type: "audio/mpeg"))
+    // A secure_url that is not https does not beat og:audio:url.
+    let insecure = """
+      <meta property="og:audio:url" content="https://cdn.example.net/ep2.ogg">
+      <meta property="og:audio:secure_url" content="http://cdn.example.net/ep2.ogg">
+      <meta property="og:audio:type" content="  audio/ogg ">
+      """
+    #expect(
+      extract(insecure).audio == AudioCandidate(url: "https://cdn.example.net/ep2.ogg", type: "audio/ogg"))
+    #expect(extract("<meta property=og:audio content=https://a.example/x.m4a>").audio?.type == nil)
+    // Video and audio are separate groups.
+    let both = "<meta property=og:video content=/v.mp4><meta property=og:audio content=/a.mp3>"
+    #expect(extract(both).video?.url == "https://www.example.com/v.mp4")
+    #expect(extract(both).audio?.url == "https://www.example.com/a.mp3")
+  }
+
+  @Test func aRelativeAudioURLResolvesAgainstTheBase() {
+    #expect(
+      extract("<meta property=og:audio content=../audio/ep.mp3>").audio?.url
+        == "https://www.example.com/audio/ep.mp3")
+    #expect(
+      extract("<base href=https://media.example.net/pod/><meta property=og:audio:url content=ep.mp3>").audio?
+        .url
+        == "https://media.example.net/pod/ep.mp3")
+    #expect(
+      extract("<meta property=og:audio:secure_url content=//media.example.net/ep.mp3>").audio?.url
+        == "https://media.example.net/ep.mp3")
+  }
+
+  /// A group whose URLs are no http(s) URL is skipped; the next group is read instead.
+  @Test(arguments: [
+    "javascript:alert(1)", "data:audio/mpeg;base64,AAAA", "ftp://example.com/a.mp3", "http://",
+    "https://a b/",
+    "   ",
+  ])
+  func anAudioURLThatIsNoHTTPURLIsDropped(_ garbage: String) {
+    #expect(extract("<meta property=og:audio content=\"\(garbage)\">").audio == nil)
+    #expect(
+      extract(
+        "<meta property=og:audio:secure_url content=\"\(garbage)\"><meta property=og:audio:type content=audio/mpeg>"
+      ).audio == nil)
+    let next = """
+      <meta property=og:audio content="\(garbage)"><meta property=og:audio:type content=audio/wav>
+      <meta property=og:audio content=/second.mp3><meta property=og:audio:type content=audio/mpeg>
+      """
+    #expect(
+      extract(next).audio == AudioCandidate(url: "https://www.example.com/second.mp3", type: "audio/mpeg"))
+    // A type alone makes no audio.
+    #expect(extract("<meta property=og:audio:type content=audio/mpeg>").audio == nil)
+  }
+
   @Test func siteNamePrecedence() {
     let ld =
       #"<script type="application/ld+json">{"@type":"Article","publisher":{"@type":"Organization","name":"Publisher"}}</script>"#
@@ -371,6 +430,7 @@ struct MetadataRulesTests {
     #expect(metadata.image == nil)
     #expect(metadata.images == nil)
     #expect(metadata.video == nil)
+    #expect(metadata.audio == nil)
     #expect(metadata.canonicalURL == nil)
   }
 }
