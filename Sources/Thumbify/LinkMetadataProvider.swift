@@ -59,7 +59,8 @@ public struct LinkMetadataProvider: Sendable {
   /// metadata.
   ///
   /// `originalURL` is the URL asked for and `url` the canonical URL on the page's host, else the
-  /// final URL, as in `LPLinkMetadata`; relative URLs in the page resolve against the final URL after redirects.
+  /// final URL, as in `LPLinkMetadata`; relative URLs in the page resolve against the final URL
+  /// after redirects.
   /// - Throws: `FetchError` when the page cannot be fetched; `.timedOut` past `timeout`.
   public func metadata(for url: String) async throws(FetchError) -> Preview {
     let response = try await fetcher.fetch(FetchRequest(url: url, kind: .page, timeout: timeout))
