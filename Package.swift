@@ -65,7 +65,7 @@ let package = Package(
       path: "Tests/ThumbifyTestSupport", exclude: ["Fixtures"]),
     .testTarget(name: "ThumbifySystemTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyImagingTests", dependencies: ["ThumbifyTestSupport"]),
-    // The fetching tests run `extract <url>` through the CLI.
+    // The fetching tests run `thumbify extract <url>` against loopback servers, hence the CLI.
     .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
     .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyTestSupport"]),
