@@ -20,7 +20,8 @@ public struct LinkMetadataProvider: Sendable {
     /// The version of this shape: a manifest record's (`CrawlRecord.schemaVersion`), whose first
     /// fields these are.
     public var schema: Int
-    /// Where the link leads: the page's canonical URL, else the URL after redirects.
+    /// Where the link leads: the page's canonical URL when it is on the page's host, else the URL
+    /// after redirects. The canonical URL on any host is `metadata.canonicalURL`.
     public var url: String
     /// The URL asked for, as given.
     public var originalURL: String
@@ -31,7 +32,7 @@ public struct LinkMetadataProvider: Sendable {
     /// The preview of a page read from `pageURL` (after redirects), asked for as `originalURL`.
     public init(originalURL: String, pageURL: String, fetch: FetchFacts?, metadata: PageMetadata) {
       self.schema = CrawlRecord.schemaVersion
-      self.url = metadata.canonicalURL ?? pageURL
+      self.url = metadata.canonicalURL(onHostOf: pageURL) ?? pageURL
       self.originalURL = originalURL
       self.fetch = fetch
       self.metadata = metadata
@@ -57,8 +58,9 @@ public struct LinkMetadataProvider: Sendable {
   /// Fetches `url` (following redirects, within the fetcher's limits and `timeout`) and extracts its
   /// metadata.
   ///
-  /// `originalURL` is the URL asked for and `url` the canonical URL, else the final URL, as in
-  /// `LPLinkMetadata`; relative URLs in the page resolve against the final URL after redirects.
+  /// `originalURL` is the URL asked for and `url` the canonical URL on the page's host, else the
+  /// final URL, as in `LPLinkMetadata`; relative URLs in the page resolve against the final URL
+  /// after redirects.
   /// - Throws: `FetchError` when the page cannot be fetched; `.timedOut` past `timeout`.
   public func metadata(for url: String) async throws(FetchError) -> Preview {
     let response = try await fetcher.fetch(FetchRequest(url: url, kind: .page, timeout: timeout))

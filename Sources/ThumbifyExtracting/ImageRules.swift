@@ -9,7 +9,7 @@
 struct ImageRules {
   let rules: MetadataRules
 
-  /// An OpenGraph structured property group (`og:image` or `og:video` and its children).
+  /// An OpenGraph structured property group (`og:image`, `og:video` or `og:audio` and its children).
   struct Group {
     var plain: String?
     var url: String?
@@ -26,7 +26,7 @@ struct ImageRules {
     }
   }
 
-  /// Groups the `prefix` (`og:image`, `og:video`) structured properties in document order.
+  /// Groups the `prefix` (`og:image`, `og:video`, `og:audio`) structured properties in document order.
   static func groups(_ prefix: String, in metas: [MetadataCollector.Meta]) -> [Group] {
     var groups: [Group] = []
     // By index, so the metas of other keys (most of them) are only looked at, not copied.

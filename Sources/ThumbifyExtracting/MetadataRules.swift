@@ -80,6 +80,7 @@ struct MetadataRules {
     result.icons = icons.isEmpty ? nil : icons
     result.icon = icons.first
     result.video = VideoRules(rules: self).video()
+    result.audio = AudioRules(rules: self).audio()
     result.oembed = oEmbed()
     return result
   }
@@ -88,20 +89,18 @@ struct MetadataRules {
     text.flatMap { TextNormalizer.cleanDecoding($0, limit: TextNormalizer.shortTextLimit) }
   }
 
-  /// `link rel=canonical`, then `og:url`, whichever first stays on the page's host.
+  /// `link rel=canonical`, else `og:url`: the first that resolves to an http(s) URL, on whatever host
+  /// (AMP pages, syndicated copies and moved domains declare another host's URL), without credentials
+  /// (a user name or password is never part of what the page is, and is not repeated to analytics).
+  /// Which host it names only decides the envelope's `url` (`PageMetadata.canonicalURL(onHostOf:)`).
   private func canonicalURL() -> String? {
     let canonical = collector.links.first { $0.rel.contains("canonical") }?.href
     for candidate in [canonical, meta("og:url")] {
-      guard let url = resolve(candidate), let page else { continue }
-      if Self.sameSite(url.host, page.host) { return url.description }
+      guard var url = resolve(candidate) else { continue }
+      url.userinfo = ""
+      return url.description
     }
     return nil
-  }
-
-  /// Hosts that are equal once a leading `www.` is ignored.
-  static func sameSite(_ first: String, _ second: String) -> Bool {
-    func strip(_ host: String) -> Substring { host.hasPrefix("www.") ? host.dropFirst(4) : Substring(host) }
-    return strip(first) == strip(second)
   }
 
   private func language() -> String? {

@@ -8,8 +8,9 @@
 public struct PageMetadata: Sendable, Codable, Equatable {
   public var title: String?
   public var description: String?
-  /// The canonical URL the page declares (`<link rel=canonical>`, `og:url`), only when it stays on
-  /// the page's host; absent otherwise.
+  /// The canonical URL the page declares (`<link rel=canonical>`, else `og:url`), resolved, on any
+  /// host, credentials removed: what de-duplication and analytics key on. A link to the page goes to
+  /// `canonicalURL(onHostOf:)` instead, which a page cannot point at another site.
   public var canonicalURL: String?
   public var siteName: String?
   public var type: String?
@@ -21,6 +22,8 @@ public struct PageMetadata: Sendable, Codable, Equatable {
   /// Every icon candidate, best first.
   public var icons: [IconCandidate]?
   public var video: VideoCandidate?
+  /// The page's audio (`og:audio`): a podcast episode, a song, a recording.
+  public var audio: AudioCandidate?
   /// The discovered oEmbed endpoint URL.
   public var oembed: String?
   public var author: String?
@@ -40,6 +43,9 @@ public struct PageMetadata: Sendable, Codable, Equatable {
 }
 
 extension PageMetadata {
+  // Every property must be listed here: a property left out is dropped whenever a record is read
+  // back from the state database (JSONWriterTests holds a record with every property to its trip).
+  //
   // Manifest records of schema 1, which the state database may still hold, had `url` (the canonical
   // URL, else the page URL) and `originalURL` (the page URL) in here instead of `canonicalURL`.
   private enum LegacyKeys: String, CodingKey { case url, originalURL }
@@ -57,10 +63,13 @@ extension PageMetadata {
     icon = try container.decodeIfPresent(IconCandidate.self, forKey: .icon)
     icons = try container.decodeIfPresent([IconCandidate].self, forKey: .icons)
     video = try container.decodeIfPresent(VideoCandidate.self, forKey: .video)
+    audio = try container.decodeIfPresent(AudioCandidate.self, forKey: .audio)
     oembed = try container.decodeIfPresent(String.self, forKey: .oembed)
     author = try container.decodeIfPresent(String.self, forKey: .author)
     publishedTime = try container.decodeIfPresent(String.self, forKey: .publishedTime)
+    publishedTimeText = try container.decodeIfPresent(String.self, forKey: .publishedTimeText)
     modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
+    modifiedTimeText = try container.decodeIfPresent(String.self, forKey: .modifiedTimeText)
     themeColor = try container.decodeIfPresent(String.self, forKey: .themeColor)
     twitterCard = try container.decodeIfPresent(String.self, forKey: .twitterCard)
     if canonicalURL == nil {
@@ -71,6 +80,28 @@ extension PageMetadata {
         canonicalURL = url
       }
     }
+  }
+}
+
+extension PageMetadata {
+  /// `canonicalURL` when it is on the host of `pageURL` (a leading `www.` ignored on both sides),
+  /// else `nil`: where a link to the page leads (the `url` of `extract`, manifest records, cards and
+  /// `LinkMetadataProvider.Preview`, the page URL when this is `nil`). A page declaring another
+  /// site's URL canonical — an AMP cache, a syndicated copy, or a page passing itself off as
+  /// another — does not move the link off the host it was read from.
+  ///
+  /// - Parameter pageURL: the URL the page was read from, after redirects.
+  public func canonicalURL(onHostOf pageURL: String) -> String? {
+    guard let canonicalURL, let canonical = WebURL(canonicalURL), let page = WebURL(pageURL),
+      Self.isSameSite(canonical.host, page.host)
+    else { return nil }
+    return canonicalURL
+  }
+
+  /// Whether two hosts are equal once a leading `www.` is ignored.
+  static func isSameSite(_ first: String, _ second: String) -> Bool {
+    func strip(_ host: String) -> Substring { host.hasPrefix("www.") ? host.dropFirst(4) : Substring(host) }
+    return strip(first) == strip(second)
   }
 }
 
@@ -114,6 +145,17 @@ public struct VideoCandidate: Sendable, Codable, Equatable {
     self.type = type
     self.width = width
     self.height = height
+  }
+}
+
+public struct AudioCandidate: Sendable, Codable, Equatable {
+  public var url: String
+  /// The MIME type the page gives (`og:audio:type`), as written: `audio/mpeg`.
+  public var type: String?
+
+  public init(url: String, type: String? = nil) {
+    self.url = url
+    self.type = type
   }
 }
 

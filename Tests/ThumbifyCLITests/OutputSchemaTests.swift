@@ -229,4 +229,66 @@ struct OutputSchemaTests {
     #expect(thumbManifest.count == 3)
     for line in thumbManifest { expectValid(line, "manifest.schema.json") }
   }
+
+  /// Issue 19: a page declaring a canonical URL on another host (credentials and all) and an audio
+  /// file gets the same answer from `extract <url>`, `extract --html`, the crawl's manifest record and
+  /// its card: the canonical URL as declared, credentials removed, in `canonicalURL`; the link (`url`)
+  /// where the page was read; `audio` with its https URL and type.
+  @Test func aCanonicalURLOnAnotherHostAndAudioReadTheSameEverywhere() async throws {
+    let nginx = try await LoopbackNginx()
+    defer { nginx.stop() }
+    let page = """
+      <html lang=en><head><title>Syndicated storms</title>
+      <link rel=canonical href="https://editor:secret@origin.example/stories/storms?ref=feed">
+      <meta property=og:url content=/syndicated.html>
+      <meta property=og:audio content=/audio/storms.mp3><meta property=og:audio:type content=audio/mpeg>
+      </head></html>
+      """
+    try nginx.write("syndicated.html", page)
+    let directory = try Fixtures.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let pageURL = nginx.url("/syndicated.html")
+    let canonical = "https://origin.example/stories/storms?ref=feed"
+    let audio = ["type": "audio/mpeg", "url": nginx.url("/audio/storms.mp3")]
+
+    let live = await runCLI(["extract", pageURL, "--allow-private-network", "--compact"])
+    #expect(live.status == 0, "\(live.err)")
+    expectValid(live.out, "extract.schema.json")
+    let preview = try object(live.out)
+    #expect(preview["url"] as? String == pageURL)
+    #expect((preview["metadata"] as? [String: Any])?["canonicalURL"] as? String == canonical)
+    #expect((preview["metadata"] as? [String: Any])?["audio"] as? [String: String] == audio)
+
+    let saved = directory + "/syndicated.html"
+    try page.write(toFile: saved, atomically: true, encoding: .utf8)
+    let offline = await runCLI(["extract", "--html", saved, "--url", pageURL, "--compact"])
+    #expect(offline.status == 0, "\(offline.err)")
+    expectValid(offline.out, "extract.schema.json")
+    let offlinePreview = try object(offline.out)
+    #expect(offlinePreview["url"] as? String == pageURL)
+    #expect(try Self.canonical(offlinePreview["metadata"]) == Self.canonical(preview["metadata"]))
+
+    let out = directory + "/out"
+    let list = directory + "/urls.txt"
+    try pageURL.write(toFile: list, atomically: true, encoding: .utf8)
+    let crawl = await runCLI(["crawl", list, "--out", out, "--allow-private-network", "--quiet"])
+    #expect(crawl.status == 0, "\(crawl.err)")
+    let manifest = Self.lines(try String(contentsOfFile: out + "/manifest.jsonl", encoding: .utf8))
+    #expect(manifest.count == 1)
+    for line in manifest { expectValid(line, "manifest.schema.json") }
+    let record = try object(try #require(manifest.first))
+    #expect(record["url"] as? String == pageURL)
+    #expect(try Self.canonical(record["metadata"]) == Self.canonical(preview["metadata"]))
+
+    let cards = try FileManager.default.contentsOfDirectory(atPath: out + "/cards").filter {
+      $0.hasSuffix(".json")
+    }
+    #expect(cards.count == 1)
+    let cardText = try String(contentsOfFile: out + "/cards/" + (try #require(cards.first)), encoding: .utf8)
+    expectValid(cardText, "cards.schema.json")
+    let card = try object(cardText)
+    #expect(card["url"] as? String == pageURL)
+    #expect(card["canonicalURL"] as? String == canonical)
+    #expect(card["audio"] as? [String: String] == audio)
+  }
 }

@@ -12,9 +12,11 @@ enum ExtractCommand: Subcommand {
     discussion: """
       Prints one JSON object with sorted keys, the first fields of a manifest record: \
       {"schema", "url", "originalURL", "fetch", "metadata"}. originalURL is the URL \
-      asked for, url where the link leads (the page's canonical URL, else the URL after \
-      redirects). With <url>, fetches the page (robots.txt, redirects, limits and the \
-      private-network guard of docs/fetching.md apply); fetch holds the final URL, \
+      asked for, url where the link leads (the page's canonical URL when it is on the \
+      page's host, else the URL after redirects); metadata.canonicalURL is the canonical \
+      URL the page declares on any host, for de-duplication. With <url>, fetches the \
+      page (robots.txt, redirects, limits and the private-network guard of \
+      docs/fetching.md apply); fetch holds the final URL, \
       redirect chain, status and validators. With --html, reads a saved page ('-' \
       reads standard input) and no network, and prints no fetch; --url is the address \
       the page was fetched from, which relative URLs resolve against. Fields that are \

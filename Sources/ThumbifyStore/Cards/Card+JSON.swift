@@ -6,6 +6,8 @@ import ThumbifySystem
 extension Card: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
+      json.member("audio", audio)
+      json.member("canonicalURL", canonicalURL)
       json.member("description", description)
       json.member("domain", domain)
       json.member("error", error)
@@ -60,6 +62,15 @@ extension Card.Video: JSONWritable {
       json.member("type", type)
       json.member("url", url)
       json.member("width", width)
+    }
+  }
+}
+
+extension Card.Audio: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("type", type)
+      json.member("url", url)
     }
   }
 }

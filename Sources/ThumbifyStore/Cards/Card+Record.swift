@@ -15,8 +15,12 @@ extension Card {
   init(record: CrawlRecord, key: CardKey) {
     let metadata = record.outcome == .failed ? nil : record.metadata
     // `record.url`'s order, skipping the URLs a card cannot link to.
-    let link = [metadata?.canonicalURL, record.fetch?.finalURL, record.normalizedURL, record.originalURL]
-      .lazy.compactMap { $0 }.first { Self.isLinkable($0) }
+    let page = record.fetch?.finalURL ?? record.normalizedURL
+    let link = [
+      metadata?.canonicalURL(onHostOf: page), record.fetch?.finalURL, record.normalizedURL,
+      record.originalURL,
+    ]
+    .lazy.compactMap { $0 }.first { Self.isLinkable($0) }
     let state: State =
       switch record.outcome {
       case .ok, .notModified: .ok
@@ -27,6 +31,7 @@ extension Card {
       schema: Self.schemaVersion,
       key: key.hex,
       url: link,
+      canonicalURL: metadata?.canonicalURL.flatMap { Self.isLinkable($0) ? $0 : nil },
       normalizedURL: record.normalizedURL,
       domain: Self.domain(of: link ?? record.normalizedURL),
       state: state,
@@ -38,6 +43,7 @@ extension Card {
       image: state == .failed ? nil : record.image.map { Picture($0, alt: metadata?.image?.alt) },
       icon: state == .failed ? nil : record.icon.map { Picture($0, alt: nil) },
       video: metadata?.video.flatMap(Video.init),
+      audio: metadata?.audio.flatMap(Audio.init),
       error: record.error.map(Failure.init),
       imageError: state == .failed || record.image != nil ? nil : record.imageError.map(Failure.init)
     )
@@ -129,6 +135,14 @@ extension Card.Video {
   init?(_ candidate: VideoCandidate) {
     guard Card.isLinkable(candidate.url) else { return nil }
     self.init(url: candidate.url, type: candidate.type, width: candidate.width, height: candidate.height)
+  }
+}
+
+extension Card.Audio {
+  /// The audio, when its URL is http or https.
+  init?(_ candidate: AudioCandidate) {
+    guard Card.isLinkable(candidate.url) else { return nil }
+    self.init(url: candidate.url, type: candidate.type)
   }
 }
 

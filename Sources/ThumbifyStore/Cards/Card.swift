@@ -54,6 +54,13 @@ public struct Card: Sendable, Codable, Equatable {
     public var height: Int?
   }
 
+  /// A playable audio file or stream the page declares.
+  public struct Audio: Sendable, Codable, Equatable {
+    /// An http or https URL.
+    public var url: String
+    public var type: String?
+  }
+
   /// Why the last run failed for this URL.
   public struct Failure: Sendable, Codable, Equatable {
     public var code: String
@@ -64,9 +71,12 @@ public struct Card: Sendable, Codable, Equatable {
   public var schema: Int
   /// The card key: SHA-256 of `normalizedURL`, hex.
   public var key: String
-  /// The URL to link to: the canonical URL, else the final URL, else the normalized URL.
-  /// Always http or https; absent when none of them is.
+  /// The URL to link to: the canonical URL when it is on the page's host, else the final URL, else
+  /// the normalized URL. Always http or https; absent when none of them is.
   public var url: String?
+  /// The canonical URL the page declares, on any host (`PageMetadata.canonicalURL`): for
+  /// de-duplication and analytics, not for display. Always http or https; absent otherwise.
+  public var canonicalURL: String?
   /// The URL as the crawl normalized it (what `key` hashes).
   public var normalizedURL: String
   /// The link's host for display, lower-case, without a leading `www.`.
@@ -82,6 +92,7 @@ public struct Card: Sendable, Codable, Equatable {
   public var image: Picture?
   public var icon: Picture?
   public var video: Video?
+  public var audio: Audio?
   public var error: Failure?
   /// Why the card has no image although the page named one (every candidate failed to load or
   /// decode); the page itself succeeded.

@@ -104,10 +104,13 @@ public struct RecordError: Sendable, Codable, Equatable, Error {
 }
 
 extension CrawlRecord {
-  /// Where the link leads (LinkPresentation's `url`): the page's canonical URL, else the URL after
-  /// redirects, else — for a page never fetched — the normalized URL. Written to the JSON, derived
-  /// on reading.
-  public var url: String { metadata?.canonicalURL ?? fetch?.finalURL ?? normalizedURL }
+  /// Where the link leads (LinkPresentation's `url`): the page's canonical URL when it is on the
+  /// page's host, else the URL after redirects, else — for a page never fetched — the normalized URL.
+  /// Written to the JSON, derived on reading.
+  public var url: String {
+    let page = fetch?.finalURL ?? normalizedURL
+    return metadata?.canonicalURL(onHostOf: page) ?? page
+  }
 
   private enum CodingKeys: String, CodingKey {
     case schema, url, originalURL, normalizedURL, outcome, fetch, metadata, image, icon, error, imageError

@@ -7,6 +7,7 @@ import ThumbifySystem
 extension PageMetadata: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
+      json.member("audio", audio)
       json.member("author", author)
       json.member("canonicalURL", canonicalURL)
       json.member("description", description)
@@ -46,6 +47,15 @@ extension IconCandidate: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
       json.member("sizes", sizes)
+      json.member("type", type)
+      json.member("url", url)
+    }
+  }
+}
+
+extension AudioCandidate: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
       json.member("type", type)
       json.member("url", url)
     }

@@ -156,21 +156,131 @@ struct MetadataRulesTests {
       ])
   }
 
-  @Test func canonicalOnlyWhenItStaysOnThePagesHost() {
+  /// Issue 19: the declared canonical URL is kept on any host (de-duplication and analytics need it);
+  /// only the link (`canonicalURL(onHostOf:)`, the envelope's `url`) stays on the page's host.
+  @Test func canonicalURLIsTheDeclaredOneOnAnyHost() {
+    let page = ExtractingTestSupport.pageURL
+    let sameHost = extract("<link rel=canonical href=/canonical?a=1>")
+    #expect(sameHost.canonicalURL == "https://www.example.com/canonical?a=1")
+    #expect(sameHost.canonicalURL(onHostOf: page) == "https://www.example.com/canonical?a=1")
+    // A leading `www.` is ignored on both sides.
+    let bare = extract("<link rel=canonical href=https://example.com/c>")
+    #expect(bare.canonicalURL(onHostOf: page) == "https://example.com/c")
+
+    // An AMP page naming the article on the publisher's host: the canonical URL, but not the link.
+    let amp = extract(
+      "<link rel=canonical href=https://news.example.net/story><meta property=og:url content=/og>",
+      url: "https://amp.example.org/news.example.net/story")
+    #expect(amp.canonicalURL == "https://news.example.net/story")
+    #expect(amp.canonicalURL(onHostOf: "https://amp.example.org/news.example.net/story") == nil)
+    // rel=canonical wins over og:url whatever their hosts.
     #expect(
-      extract("<link rel=canonical href=/canonical?a=1>").canonicalURL
-        == "https://www.example.com/canonical?a=1")
-    #expect(
-      extract("<link rel=canonical href=https://example.com/c>").canonicalURL == "https://example.com/c")
-    // A canonical URL on another host is not the page's: none, and `url` falls back to the page URL.
-    #expect(extract("<link rel=canonical href=https://evil.example.net/c>").canonicalURL == nil)
-    #expect(
-      extract("<link rel=canonical href=https://evil.example.net/c><meta property=og:url content=/og>")
-        .canonicalURL == "https://www.example.com/og")
+      extract("<link rel=canonical href=https://x.com/a/status/1><meta property=og:url content=/og>")
+        .canonicalURL == "https://x.com/a/status/1")
+    #expect(extract("").canonicalURL == nil)
+  }
+
+  @Test func ogURLOnAnotherHostIsTheCanonicalURLWhenThereIsNoLinkRelCanonical() {
+    let metadata = extract("<meta property=og:url content=https://www.example.co.uk/story>")
+    #expect(metadata.canonicalURL == "https://www.example.co.uk/story")
+    #expect(metadata.canonicalURL(onHostOf: ExtractingTestSupport.pageURL) == nil)
     #expect(
       extract("<meta property=og:url content=https://www.example.com/og>").canonicalURL
         == "https://www.example.com/og")
-    #expect(extract("").canonicalURL == nil)
+  }
+
+  @Test func aRelativeCanonicalURLResolvesAgainstTheBaseHref() {
+    let page = "<base href=https://static.example.net/en/><link rel=canonical href=../story?id=1#top>"
+    #expect(extract(page).canonicalURL == "https://static.example.net/story?id=1#top")
+    #expect(
+      extract("<base href=/sub/><meta property=og:url content=page.html>").canonicalURL
+        == "https://www.example.com/sub/page.html")
+  }
+
+  /// What is not an http(s) URL is no canonical URL; the next source (og:url) is read instead.
+  @Test(arguments: [
+    "javascript:alert(1)", "data:text/html,<script>x</script>", "mailto:a@example.com", "ftp://example.com/",
+    "http://", "https://exa mple.com/", "http://[::1/", "https://example.com:99999/", "   ", "",
+  ])
+  func aCanonicalURLThatIsNoHTTPURLIsRejected(_ garbage: String) {
+    #expect(extract("<link rel=canonical href=\"\(garbage)\">").canonicalURL == nil)
+    #expect(extract("<meta property=og:url content=\"\(garbage)\">").canonicalURL == nil)
+    #expect(
+      extract("<link rel=canonical href=\"\(garbage)\"><meta property=og:url content=/og>").canonicalURL
+        == "https://www.example.com/og")
+  }
+
+  /// A user name or password is not part of what the page is: dropped, the rest kept. The host that
+  /// decides the link is the real one, not the user name that looks like a host.
+  @Test func credentialsAreRemovedFromTheCanonicalURL() {
+    #expect(
+      extract("<link rel=canonical href=https://user:secret@www.example.com/a>").canonicalURL
+        == "https://www.example.com/a")
+    #expect(
+      extract("<meta property=og:url content=http://token@news.example.net:8080/b?c>").canonicalURL
+        == "http://news.example.net:8080/b?c")
+    let disguised = extract("<link rel=canonical href=https://www.example.com@evil.example/>")
+    #expect(disguised.canonicalURL == "https://evil.example/")
+    #expect(disguised.canonicalURL(onHostOf: ExtractingTestSupport.pageURL) == nil)
+  }
+
+  /// Issue 19: `og:audio` groups like `og:video` — the https `secure_url` first, then `:url`, then
+  /// `og:audio` — with its `:type`.
+  @Test func audioFromOpenGraphPrefersAnHTTPSSecureURL() {
+    let og = """
+      <meta property="og:audio" content="http://cdn.example.net/ep1.mp3">
+      <meta property="og:audio:secure_url" content="https://cdn.example.net/ep1.mp3">
+      <meta property="og:audio:type" content="audio/mpeg">
+      """
+    #expect(extract(og).audio == AudioCandidate(url: "https://cdn.example.net/ep1.mp3", type: "audio/mpeg"))
+    // A secure_url that is not https does not beat og:audio:url.
+    let insecure = """
+      <meta property="og:audio:url" content="https://cdn.example.net/ep2.ogg">
+      <meta property="og:audio:secure_url" content="http://cdn.example.net/ep2.ogg">
+      <meta property="og:audio:type" content="  audio/ogg ">
+      """
+    #expect(
+      extract(insecure).audio == AudioCandidate(url: "https://cdn.example.net/ep2.ogg", type: "audio/ogg"))
+    #expect(extract("<meta property=og:audio content=https://a.example/x.m4a>").audio?.type == nil)
+    // Video and audio are separate groups.
+    let both = "<meta property=og:video content=/v.mp4><meta property=og:audio content=/a.mp3>"
+    #expect(extract(both).video?.url == "https://www.example.com/v.mp4")
+    #expect(extract(both).audio?.url == "https://www.example.com/a.mp3")
+  }
+
+  @Test func aRelativeAudioURLResolvesAgainstTheBase() {
+    #expect(
+      extract("<meta property=og:audio content=../audio/ep.mp3>").audio?.url
+        == "https://www.example.com/audio/ep.mp3")
+    #expect(
+      extract("<base href=https://media.example.net/pod/><meta property=og:audio:url content=ep.mp3>").audio?
+        .url
+        == "https://media.example.net/pod/ep.mp3")
+    #expect(
+      extract("<meta property=og:audio:secure_url content=//media.example.net/ep.mp3>").audio?.url
+        == "https://media.example.net/ep.mp3")
+  }
+
+  /// A group whose URLs are no http(s) URL is skipped; the next group is read instead.
+  @Test(arguments: [
+    "javascript:alert(1)", "data:audio/mpeg;base64,AAAA", "ftp://example.com/a.mp3", "http://",
+    "https://a b/",
+    "   ",
+  ])
+  func anAudioURLThatIsNoHTTPURLIsDropped(_ garbage: String) {
+    #expect(extract("<meta property=og:audio content=\"\(garbage)\">").audio == nil)
+    #expect(
+      extract(
+        "<meta property=og:audio:secure_url content=\"\(garbage)\"><meta property=og:audio:type content=audio/mpeg>"
+      ).audio == nil)
+    let next = """
+      <meta property=og:audio content="\(garbage)"><meta property=og:audio:type content=audio/wav>
+      <meta property=og:audio content=/second.mp3><meta property=og:audio:type content=audio/mpeg>
+      """
+    #expect(
+      extract(next).audio == AudioCandidate(url: "https://www.example.com/second.mp3", type: "audio/mpeg"))
+    // A type alone makes no audio.
+    #expect(extract("<meta property=og:audio:type content=audio/mpeg>").audio == nil)
   }
 
   @Test func siteNamePrecedence() {
@@ -320,6 +430,7 @@ struct MetadataRulesTests {
     #expect(metadata.image == nil)
     #expect(metadata.images == nil)
     #expect(metadata.video == nil)
+    #expect(metadata.audio == nil)
     #expect(metadata.canonicalURL == nil)
   }
 }

@@ -88,9 +88,41 @@ struct CardTests {
     var metadata = PageMetadata()
     metadata.canonicalURL = hostile
     metadata.video = VideoCandidate(url: hostile)
+    metadata.audio = AudioCandidate(url: hostile, type: "audio/mpeg")
     let card = Card(record: record(metadata: metadata))
     #expect(card.url == "https://www.example.com/a?final")
+    #expect(card.canonicalURL == nil)
     #expect(card.video == nil)
+    #expect(card.audio == nil)
+  }
+
+  @Test func audioIsCarriedLikeVideo() {
+    var metadata = PageMetadata()
+    metadata.audio = AudioCandidate(url: "https://cdn.example.net/ep1.mp3", type: "audio/mpeg")
+    #expect(
+      Card(record: record(metadata: metadata)).audio
+        == Card.Audio(url: "https://cdn.example.net/ep1.mp3", type: "audio/mpeg"))
+    #expect(Card(record: record(outcome: .failed, metadata: metadata)).audio == nil)
+    #expect(Card(record: record(outcome: .stale, metadata: metadata)).audio?.type == "audio/mpeg")
+  }
+
+  /// Issue 19: a card links on the page's host (`url`, as its record's) and carries the canonical URL
+  /// the page declares on any host (`canonicalURL`) for de-duplication.
+  @Test func aCanonicalURLOnAnotherHostIsCarriedButNotLinked() {
+    var metadata = PageMetadata()
+    metadata.canonicalURL = "https://twitter.com/a/status/1"
+    let crossHost = record(metadata: metadata)
+    let card = Card(record: crossHost)
+    #expect(card.url == "https://www.example.com/a?final")
+    #expect(card.url == crossHost.url)
+    #expect(card.canonicalURL == "https://twitter.com/a/status/1")
+    #expect(card.domain == "example.com")
+    metadata.canonicalURL = "https://example.com/canonical"
+    let sameHost = Card(record: record(metadata: metadata))
+    #expect(sameHost.url == "https://example.com/canonical")
+    #expect(sameHost.canonicalURL == "https://example.com/canonical")
+    // A failed record draws no page data, its canonical URL included.
+    #expect(Card(record: record(outcome: .failed, metadata: metadata)).canonicalURL == nil)
   }
 
   @Test func staleRecordKeepsItsDataAndCarriesTheError() {

@@ -49,6 +49,7 @@ struct JSONWriterTests {
     metadata.icons = [metadata.icon!]
     metadata.video = VideoCandidate(
       url: "https://example.com/v.mp4", type: "video/mp4", width: 640, height: 360)
+    metadata.audio = AudioCandidate(url: "https://example.com/a.mp3", type: "audio/mpeg")
     metadata.oembed = "https://example.com/oembed?url=a"
     metadata.author = "Author"
     metadata.publishedTime = "2026-01-01"
@@ -83,6 +84,7 @@ struct JSONWriterTests {
     card.image = picture
     card.icon = picture
     card.video = Card.Video(url: "https://example.com/v.mp4", type: "video/mp4", width: 640, height: 360)
+    card.audio = Card.Audio(url: "https://example.com/a.mp3", type: "audio/mpeg")
     card.error = Card.Failure(code: "timeout", message: "m", stage: "fetch")
     card.imageError = card.error
     return card
@@ -122,6 +124,17 @@ struct JSONWriterTests {
     try expectSameBytes(CrawlRecord(originalURL: "u", normalizedURL: "n", outcome: .notModified))
     try expectSameBytes(RecordError(code: "c", message: "m", stage: nil))
     try expectSameBytes(PageMetadata())
+  }
+
+  /// What the state database holds is read back for unchanged pages (304) and `thumbify cards`: every
+  /// property must survive the trip, including those the hand-written `PageMetadata` decoder lists.
+  @Test func everyPropertyOfRecordsAndCardsDecodesBackToTheSameValue() throws {
+    let decoder = JSONDecoder()
+    let record = try decoder.decode(CrawlRecord.self, from: Data(try JSONWriter.encode(Self.completeRecord)))
+    #expect(record == Self.completeRecord)
+    #expect(record.metadata == Self.completeRecord.metadata)
+    let card = try decoder.decode(Card.self, from: Data(try JSONWriter.encode(Self.completeCard)))
+    #expect(card == Self.completeCard)
   }
 
   @Test func fixtureRecordsAndCardsEncodeAsJSONEncoderDoes() throws {

@@ -46,6 +46,21 @@ struct LinkMetadataProviderTests {
     #expect(fetch.fetchedAt.hasSuffix("Z"))
   }
 
+  /// Issue 19: the library's preview says what `extract` and the crawl say — the canonical URL on any
+  /// host in `metadata`, the link on the page's host.
+  @Test func aCanonicalURLOnAnotherHostIsKeptButTheLinkStaysOnThePagesHost() async throws {
+    let syndicated = "<link rel=canonical href=//origin.example/articles/new?id=7><title>T</title>"
+    let provider = LinkMetadataProvider(fetcher: RedirectedPageFetcher(html: syndicated))
+    let preview = try await provider.metadata(for: "http://example.test/old")
+    #expect(preview.metadata.canonicalURL == "https://origin.example/articles/new?id=7")
+    #expect(preview.url == "https://example.test/articles/new")
+    let sameHost = LinkMetadataProvider(
+      fetcher: RedirectedPageFetcher(html: "<link rel=canonical href=/articles/canonical>"))
+    #expect(
+      try await sameHost.metadata(for: "http://example.test/old").url
+        == "https://example.test/articles/canonical")
+  }
+
   @Test func fetchFailuresAreTypedWithTheirLinkPresentationFamily() async {
     let provider = LinkMetadataProvider(fetcher: RedirectedPageFetcher(html: page))
     do {
