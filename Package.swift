@@ -65,7 +65,8 @@ let package = Package(
       path: "Tests/ThumbifyTestSupport", exclude: ["Fixtures"]),
     .testTarget(name: "ThumbifySystemTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyImagingTests", dependencies: ["ThumbifyTestSupport"]),
-    .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),  // extract <url>
+    // ThumbifyCLI for the `extract <url>` tests.
+    .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
     .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
