@@ -1,14 +1,14 @@
 /// Finds a page's character encoding and turns its bytes into UTF-8.
 ///
-/// The order is the one browsers use, minus their locale guess: a byte order mark, the
-/// HTTP `Content-Type` charset, the `<meta>` prescan of the first 1024 bytes, UTF-8 when the
-/// bytes are valid UTF-8, else windows-1252. A declared encoding that is plainly wrong — the
+/// The order is the one browsers use (docs/metadata.md, "Charset"): a byte order mark, the HTTP
+/// `Content-Type` charset, the `<meta>` prescan of the first 1024 bytes, UTF-8 when the bytes are
+/// valid UTF-8, a statistical guess (`CharsetDetector`), else windows-1252. A declared encoding that is plainly wrong — the
 /// bytes fail to decode in it but are valid UTF-8, or it is a single-byte encoding and the
 /// bytes are valid UTF-8 with multi-byte sequences — is replaced by UTF-8.
 enum DocumentDecoder {
   /// Where the encoding came from.
   enum Source: String, Sendable {
-    case byteOrderMark, httpHeader, metaPrescan, utf8Validity, fallback, mislabelled
+    case byteOrderMark, httpHeader, metaPrescan, utf8Validity, detected, fallback, mislabelled
   }
 
   /// A page as UTF-8 and how it was decoded.
@@ -48,6 +48,9 @@ enum DocumentDecoder {
     }
     let validity = UTF8Validator.validate(bytes)
     if validity.isValid { return Decoded(encoding: .utf8, source: .utf8Validity) }
+    if let encoding = CharsetDetector.encoding(of: bytes) {
+      return decode(bytes, declared: encoding, source: .detected)
+    }
     return Decoded(converted: Windows1252.decode(bytes), encoding: .windows1252, source: .fallback)
   }
 
