@@ -49,6 +49,7 @@ struct CharsetDetectorTests {
     let decoded = decode(bytes)
     #expect(decoded.source == .detected)
     #expect(decoded.encoding.name == encoding)
+    #expect(decoded.tentative?.name == encoding)
     let metadata = MetadataExtractor().extract(html: bytes, pageURL: Support.pageURL, contentType: nil)
     #expect(metadata.title == title)
     #expect(metadata.description == description)
