@@ -22,6 +22,7 @@ let package = Package(
     systemLibrary("CGIF", pkgConfig: nil, apt: "libgif-dev"),
     systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
     systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+    systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
     .systemLibrary(name: "CLinux"),  // Linux calls Swift's Glibc module leaves out (no library)
     // The library's layers, each a target so that the compiler refuses an upward import
     // (docs/architecture.md): system → imaging, fetching, extracting → store → Thumbify → CLI.
@@ -34,7 +35,7 @@ let package = Package(
       name: "ThumbifyImaging",
       dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF"]),
     .target(name: "ThumbifyFetching", dependencies: ["ThumbifySystem", "CCurl", "CLinux"]),
-    .target(name: "ThumbifyExtracting"),
+    .target(name: "ThumbifyExtracting", dependencies: ["CUchardet"]),
     .target(
       name: "ThumbifyStore",
       dependencies: [

@@ -4,8 +4,10 @@
 /// Feeds one input to every byte-level parser of the extracting stage.
 ///
 /// The first byte picks the Content-Type header variant so the charset paths (iconv,
-/// windows-1252, UTF-16) are fuzzed too; the whole input is also tried as a URL, as JSON-LD
-/// and as text with character references.
+/// windows-1252, UTF-16) are fuzzed too; a first byte that is 0 modulo 8 (a space, as in the
+/// `late-charset.html` seed) means no header, where uchardet's guess and a declaration past the
+/// prescan (decoding again) come in. The whole input is also tried as a URL, as JSON-LD and as
+/// text with character references.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func extractFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: data, count: size)

@@ -38,13 +38,40 @@ public struct MetadataExtractor: MetadataExtracting {
   public func extract(bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?)
     -> PageMetadata
   {
-    let decoded = DocumentDecoder.decode(bytes, contentType: contentType)
-    var collector = MetadataCollector()
-    decoded.withUTF8(input: bytes) { buffer in
-      var tokenizer = HTMLTokenizer(buffer)
-      tokenizer.run(&collector)
-    }
+    let (_, collector) = Self.collect(bytes, contentType: contentType)
     return MetadataRules(collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: now())
       .metadata()
+  }
+
+  /// Decodes and tokenizes the page: once, or twice when a declaration in `<head>` that the
+  /// prescan did not see changes a tentative encoding (`DocumentDecoder.changingEncoding`).
+  /// Returns the decoding the metadata was collected from.
+  static func collect(_ bytes: UnsafeBufferPointer<UInt8>, contentType: String?)
+    -> (DocumentDecoder.Decoded, MetadataCollector)
+  {
+    collect(bytes, from: DocumentDecoder.decode(bytes, contentType: contentType))
+  }
+
+  /// The same as `collect(_:contentType:)` from a first decoding already made (tests give a
+  /// tentative one of their own).
+  static func collect(_ bytes: UnsafeBufferPointer<UInt8>, from decoded: DocumentDecoder.Decoded)
+    -> (DocumentDecoder.Decoded, MetadataCollector)
+  {
+    let watcher = tokenize(decoded, bytes, isWatching: decoded.tentative != nil)
+    guard let declared = watcher.declared,
+      let changed = DocumentDecoder.changingEncoding(of: decoded, to: declared, bytes: bytes)
+    else { return (decoded, watcher.sink) }
+    return (changed, tokenize(changed, bytes, isWatching: false).sink)
+  }
+
+  private static func tokenize(
+    _ decoded: DocumentDecoder.Decoded, _ bytes: UnsafeBufferPointer<UInt8>, isWatching: Bool
+  ) -> CharsetDeclarationWatcher<MetadataCollector> {
+    var watcher = CharsetDeclarationWatcher(MetadataCollector(), isWatching: isWatching)
+    decoded.withUTF8(input: bytes) { buffer in
+      var tokenizer = HTMLTokenizer(buffer)
+      tokenizer.run(&watcher)
+    }
+    return watcher
   }
 }

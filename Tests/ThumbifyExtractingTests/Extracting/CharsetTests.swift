@@ -78,10 +78,10 @@ struct CharsetTests {
       ).title == "Ü")
   }
 
-  @Test func undeclaredInvalidUTF8FallsBackToWindows1252() {
+  @Test func undeclaredInvalidUTF8InALatinEncodingReadsRight() {
+    // Detection may name windows-1252 or a sibling (windows-1250 for these few bytes) that reads them alike.
     let bytes = Array("<title>".utf8) + [0x93, 0x43, 0x61, 0x66, 0xE9, 0x94, 0x80] + Array("</title>".utf8)
-    let decoded = decode(bytes)
-    #expect(decoded.encoding == .windows1252)
+    #expect(decode(bytes).source == .detected)
     #expect(
       MetadataExtractor().extract(html: bytes, pageURL: Support.pageURL, contentType: nil).title == "“Café”€")
   }
