@@ -42,8 +42,12 @@ struct CrawlDeadlineTests {
     #expect(record.outcome == .ok)
     #expect(record.metadata?.title == "Three tarpits")
     #expect(record.imageError?.code == "timedOut", "\(String(describing: record.imageError))")
+    // The budget's message when candidates were left untried, curl's when the last one tried took
+    // what was left (on a loaded machine the page's share varies, and so does which comes first).
+    let message = record.imageError?.message ?? ""
     #expect(
-      record.imageError?.message.contains("2 s timeout") == true, "\(String(describing: record.imageError))")
+      message.contains("2 s timeout") || message.contains("timed out"),
+      "\(String(describing: record.imageError))")
     #expect(record.iconError?.code == "timedOut", "\(String(describing: record.iconError))")
     #expect(record.image == nil && record.icon == nil)
   }

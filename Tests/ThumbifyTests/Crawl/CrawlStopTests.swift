@@ -67,6 +67,13 @@ final class CrawlStopTests {
     let mask: UInt64 = 1 << (UInt64(SIGINT) - 1) | 1 << (UInt64(SIGTERM) - 1)
     let deadline = ContinuousClock.now + .seconds(60)
     while ContinuousClock.now < deadline {
+      // The crawl's own image, not the test runner's copy before its exec (whose dispositions /proc
+      // shows for a moment; a signal then meets the runner's, an ignored SIGINT is lost).
+      let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+      guard command.split(separator: 0).dropFirst().first.map({ Array($0) }) == Array("crawl".utf8) else {
+        try await Task.sleep(for: .milliseconds(5))
+        continue
+      }
       let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
       // SigCgt only: a signal before the command's handler is in place is not the crawl's to handle.
       let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }.flatMap {
