@@ -27,10 +27,10 @@ final class StopSignals {
     let list = Mutex<[Int32]>([])
   }
 
-  /// Each installed signal's handler, called on the reading thread; also serializes the C calls.
-  private static let listeners = Mutex<[Int32: @Sendable (Int32) -> Void]>([:])
-  /// Whether the thread reading the pipe runs (it lives as long as the process, as the pipe does).
-  private static let isReading = Atomic<Bool>(false)
+  /// Each installed signal's handler, called on the reading thread, and whether that thread runs (it
+  /// lives as long as the process, as the pipe does); the lock also serializes the C calls.
+  private static let listeners = Mutex<(handlers: [Int32: @Sendable (Int32) -> Void], isReading: Bool)>(
+    ([:], false))
 
   private static func startReading(_ descriptor: Int32) {
     let reader = Thread {
@@ -42,7 +42,7 @@ final class StopSignals {
         let count = read(descriptor, &byte, 1)
         if count == 1 {
           let number = Int32(byte)
-          let handler = listeners.withLock { $0[number] }
+          let handler = listeners.withLock { $0.handlers[number] }
           handler?(number)
         } else if count < 0 && errno == EINTR {
           continue
@@ -82,8 +82,9 @@ final class StopSignals {
         // `kill -9` would, which the next run survives).
         let descriptor = thumbify_stop_signals_install(number)
         guard descriptor >= 0 else { return false }
-        listeners[number] = handler
-        if !Self.isReading.exchange(true, ordering: .sequentiallyConsistent) {
+        listeners.handlers[number] = handler
+        if !listeners.isReading {
+          listeners.isReading = true
           Self.startReading(descriptor)
         }
         return true
@@ -104,7 +105,7 @@ final class StopSignals {
     Self.listeners.withLock { listeners in
       for number in signals {
         thumbify_stop_signals_restore(number)
-        listeners[number] = nil
+        listeners.handlers[number] = nil
       }
     }
   }

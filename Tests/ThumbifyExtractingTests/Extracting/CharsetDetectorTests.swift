@@ -127,7 +127,7 @@ struct CharsetDetectorTests {
   }
 
   @Test func garbageAndTruncatedSequencesGiveADefinedAnswer() throws {
-    var generator = SplitMix64(seed: 1024)
+    var generator = SplitMix(seed: 1024)
     let fixture = try Support.fixture("undeclared-euc-kr.html")
     for round in 0..<300 {
       let bytes: [UInt8]
@@ -148,18 +148,5 @@ struct CharsetDetectorTests {
       #expect(decode(bytes).encoding == decoded.encoding)
       _ = MetadataExtractor().extract(html: bytes, pageURL: Support.pageURL, contentType: nil)
     }
-  }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing case can be run again.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

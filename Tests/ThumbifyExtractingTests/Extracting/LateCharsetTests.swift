@@ -224,7 +224,7 @@ struct LateCharsetTests {
   }
 
   @Test func randomBytesWithAndWithoutLateDeclarationsGiveOneAnswer() {
-    var generator = SplitMix64(seed: 19)
+    var generator = SplitMix(seed: 19)
     for round in 0..<200 {
       var bytes = (0..<Int(generator.next() % 4096)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
       if round % 2 == 1 {

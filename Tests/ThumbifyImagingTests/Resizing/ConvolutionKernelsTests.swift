@@ -101,17 +101,3 @@ struct ConvolutionKernelsTests {
     return UInt8(min(max(total >> 14, 0), 255))
   }
 }
-
-/// A small deterministic generator, so a failure reproduces.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func byte() -> UInt8 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-  }
-}

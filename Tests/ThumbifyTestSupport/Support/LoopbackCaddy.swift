@@ -24,11 +24,8 @@ final class LoopbackCaddy: @unchecked Sendable {
       + siteBlock.replacingOccurrences(of: "{address}", with: "http://127.0.0.1:\(port)")
     let configuration = prefix.appendingPathComponent("Caddyfile")
     try caddyfile.write(to: configuration, atomically: true, encoding: .utf8)
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = [
-      "-c", "\"$@\" & pid=$!; cat >/dev/null; kill -KILL $pid; wait $pid", "watchdog",
-      "/usr/bin/caddy", "run", "--config", configuration.path, "--adapter", "caddyfile",
-    ]
+    LoopbackNginx.underWatchdog(
+      process, ["/usr/bin/caddy", "run", "--config", configuration.path, "--adapter", "caddyfile"])
     var environment = ProcessInfo.processInfo.environment
     for name in ["HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"] { environment[name] = prefix.path }
     process.environment = environment

@@ -92,11 +92,8 @@ final class LoopbackNginx: @unchecked Sendable {
       }
       """
     try conf.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = [
-      "-c", "\"$@\" & pid=$!; cat >/dev/null; kill -KILL $pid; wait $pid", "watchdog",
-      "/usr/sbin/nginx", "-p", p, "-c", "\(p)/nginx.conf", "-e", "\(p)/logs/error.log",
-    ]
+    Self.underWatchdog(
+      process, ["/usr/sbin/nginx", "-p", p, "-c", "\(p)/nginx.conf", "-e", "\(p)/logs/error.log"])
     process.standardInput = watchdogInput
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
@@ -138,6 +135,14 @@ final class LoopbackNginx: @unchecked Sendable {
       (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
     stop()
     throw ServerError("nginx did not start: \(log)")
+  }
+
+  /// Makes `process` run `command` under the `sh` watchdog that SIGKILLs it once the watchdog's
+  /// stdin (the caller's pipe) closes.
+  static func underWatchdog(_ process: Process, _ command: [String]) {
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments =
+      ["-c", "\"$@\" & pid=$!; cat >/dev/null; kill -KILL $pid; wait $pid", "watchdog"] + command
   }
 
   /// A port the kernel just handed out on 127.0.0.1 (bound to port 0, then released).

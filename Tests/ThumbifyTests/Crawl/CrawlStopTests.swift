@@ -63,12 +63,15 @@ final class CrawlStopTests {
   /// Waits until the process catches SIGINT and SIGTERM (`SigCgt` in /proc): a signal now is the
   /// crawl's to handle, not a default death; then, `delay` seconds later, sends it `signal` if given.
   /// False when that never happened within a minute (a debug binary starting on a machine loaded
-  /// tenfold took over 5 s) or the process ended first; the issue is recorded.
+  /// tenfold took over 5 s) or the process ended first; the issue is recorded and the process killed.
   ///
   /// On a thread of its own, not the test's task: on a loaded CI machine the cooperative pool was
   /// starved for longer than the whole crawl, so a task saw the handler and sent the signal only
   /// after the crawl had ended.
-  func whenSignalsAreHandled(_ pid: Int32, after delay: Double = 0, send signal: Int32? = nil) async -> Bool {
+  func whenSignalsAreHandled(_ victim: ChildProcess, after delay: Double = 0, send signal: Int32? = nil) async
+    -> Bool
+  {
+    let pid = victim.processIdentifier
     let ready = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
       Thread {
         let mask: UInt64 = 1 << (UInt64(SIGINT) - 1) | 1 << (UInt64(SIGTERM) - 1)
@@ -97,7 +100,11 @@ final class CrawlStopTests {
         continuation.resume(returning: false)
       }.start()
     }
-    if !ready { Issue.record("the crawl never set up its signal handling, or ended first") }
+    if !ready {
+      Issue.record("the crawl never set up its signal handling, or ended first")
+      kill(pid, SIGKILL)
+      _ = await victim.exitStatus()
+    }
     return ready
   }
 
@@ -124,11 +131,7 @@ final class CrawlStopTests {
     let list = try writeList(prefix, count: Self.pages, milliseconds: 300, prefix: prefix)
     let out = root + "/" + prefix
     let victim = try start(list, out)
-    guard await whenSignalsAreHandled(victim.processIdentifier, after: delay, send: signal) else {
-      kill(victim.processIdentifier, SIGKILL)
-      _ = await victim.exitStatus()
-      return
-    }
+    guard await whenSignalsAreHandled(victim, after: delay, send: signal) else { return }
     let status = await victim.exitStatus()
     let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
     #expect(status == (signal == SIGINT ? 130 : 143), "\(log)")
@@ -171,11 +174,7 @@ final class CrawlStopTests {
     let list = try writeList(prefix, count: count, milliseconds: 30_000, prefix: prefix)
     let out = root + "/second"
     let victim = try start(list, out)
-    guard await whenSignalsAreHandled(victim.processIdentifier) else {
-      kill(victim.processIdentifier, SIGKILL)
-      _ = await victim.exitStatus()
-      return
-    }
+    guard await whenSignalsAreHandled(victim) else { return }
     // Every page is in flight.
     while try requestCounts(prefix: prefix, count: count).reduce(0, +) < count {
       try await Task.sleep(for: .milliseconds(20))
@@ -202,11 +201,7 @@ final class CrawlStopTests {
     let list = try writeList(prefix, count: 2, milliseconds: 30_000, prefix: prefix)
     let out = root + "/grace"
     let victim = try start(list, out)
-    guard await whenSignalsAreHandled(victim.processIdentifier) else {
-      kill(victim.processIdentifier, SIGKILL)
-      _ = await victim.exitStatus()
-      return
-    }
+    guard await whenSignalsAreHandled(victim) else { return }
     while try requestCounts(prefix: prefix, count: 2).reduce(0, +) < 2 {
       try await Task.sleep(for: .milliseconds(20))
     }
