@@ -48,7 +48,11 @@ struct CrawlDeadlineTests {
     #expect(
       message.contains("2 s timeout") || message.contains("timed out"),
       "\(String(describing: record.imageError))")
-    #expect(record.iconError?.code == "timedOut", "\(String(describing: record.iconError))")
+    // The declared icon times out; the /favicon.ico fallback then either finds the budget used up
+    // (timedOut) or, when a few milliseconds are left, gets the fault server's quick 404 in them.
+    #expect(
+      ["timedOut", "httpStatus"].contains(record.iconError?.code ?? ""),
+      "\(String(describing: record.iconError))")
     #expect(record.image == nil && record.icon == nil)
   }
 
