@@ -32,54 +32,46 @@ struct DateRules {
   ]
 
   func published() -> (time: String?, text: String?) {
-    var candidates = Self.publishedMetas.compactMap { rules.meta($0) }.map(Candidate.text)
-    candidates += jsonLD(["datePublished", "dateCreated", "uploadDate"])
-    candidates += Self.otherPublishedMetas.compactMap { rules.meta($0) }.map(Candidate.text)
+    var choice = Choice(now: now)
     let collector = rules.collector
-    for property in ["datepublished", "datecreated", "uploaddate"] {
-      candidates += collector.microdataDates.filter { $0.property == property }.map { .text($0.value) }
-    }
-    candidates += [collector.pubdateTime, collector.articleTime].compactMap { $0 }.map(Candidate.text)
-    let first = choose(candidates)
-    if first.time != nil || first.text != nil { return first }
+    let decided =
+      choice.offer(metas: Self.publishedMetas, of: rules)
+      || choice.offer(jsonLD: ["datePublished", "dateCreated", "uploadDate"], of: rules.jsonLD)
+      || choice.offer(metas: Self.otherPublishedMetas, of: rules)
+      || choice.offer(microdata: ["datepublished", "datecreated", "uploaddate"], of: collector)
+      || choice.offer(texts: [collector.pubdateTime, collector.articleTime])
+    if decided || choice.outcome.text != nil { return choice.outcome }
     // Last, and never as text: a date in the URL's path.
     return (rules.page.flatMap { Self.pathDate($0.path, now: now) }, nil)
   }
 
   func modified() -> (time: String?, text: String?) {
-    var candidates = Self.modifiedMetas.compactMap { rules.meta($0) }.map(Candidate.text)
-    candidates += jsonLD(["dateModified"])
-    candidates += Self.otherModifiedMetas.compactMap { rules.meta($0) }.map(Candidate.text)
-    candidates += rules.collector.microdataDates.filter { $0.property == "datemodified" }.map {
-      .text($0.value)
-    }
-    return choose(candidates)
+    var choice = Choice(now: now)
+    _ =
+      choice.offer(metas: Self.modifiedMetas, of: rules)
+      || choice.offer(jsonLD: ["dateModified"], of: rules.jsonLD)
+      || choice.offer(metas: Self.otherModifiedMetas, of: rules)
+      || choice.offer(microdata: ["datemodified"], of: rules.collector)
+    return choice.outcome
   }
 
-  /// The JSON-LD values of `keys`: the primary node's first, then every node's in document order
-  /// (`@graph` members and `mainEntity` objects are nodes), a key's strings, numbers (Unix time)
-  /// or the first element of an array.
-  private func jsonLD(_ keys: [String]) -> [Candidate] {
-    let graph = rules.jsonLD
-    var found: [Candidate] = []
-    for node in [graph.primary].compactMap({ $0 }) + graph.nodes {
-      for key in keys {
-        guard let value = node[key]?.elements.first else { continue }
-        switch value {
-        case .string(let text): found.append(.text(text))
-        case .number(let number): found.append(.timestamp(number, text: value.stringValue ?? ""))
-        default: continue
-        }
-      }
-    }
-    return found
-  }
+  /// The candidates of one field, read in precedence order until one reads: the sources after it
+  /// are never looked up (most pages state their date in the first source or two).
+  private struct Choice {
+    let now: Int64
+    /// The RFC 3339 date and the text kept beside it, once a candidate has read.
+    private var decided: (time: String?, text: String?)?
+    /// The text of the first candidate that has any, once it failed to read.
+    private var firstText: String?
+    private var isFirst = true
 
-  private func choose(_ candidates: [Candidate]) -> (time: String?, text: String?) {
-    // The text of the first candidate that has any, once it failed to read.
-    var firstText: String?
-    var isFirst = true
-    for candidate in candidates {
+    init(now: Int64) { self.now = now }
+
+    var outcome: (time: String?, text: String?) { decided ?? (nil, firstText) }
+
+    /// Reads one candidate; `true` once one has read.
+    mutating func offer(_ candidate: Candidate) -> Bool {
+      guard decided == nil else { return true }
       let read: (rfc3339: String, isComplete: Bool)?
       let text: String?
       switch candidate {
@@ -90,12 +82,49 @@ struct DateRules {
         text = raw
         read = DateParser.rfc3339(timestamp: value, now: now).map { ($0, true) }
       }
-      guard let text else { continue }
-      if let read { return (read.rfc3339, isFirst ? (read.isComplete ? nil : text) : firstText) }
+      guard let text else { return false }
+      if let read {
+        decided = (read.rfc3339, isFirst ? (read.isComplete ? nil : text) : firstText)
+        return true
+      }
       if isFirst { firstText = text }
       isFirst = false
+      return false
     }
-    return (nil, firstText)
+
+    mutating func offer(metas keys: [String], of rules: MetadataRules) -> Bool {
+      keys.contains { key in rules.meta(key).map { offer(.text($0)) } ?? false }
+    }
+
+    mutating func offer(texts: [String?]) -> Bool {
+      texts.contains { text in text.map { offer(.text($0)) } ?? false }
+    }
+
+    /// Microdata dates, property by property, each in document order.
+    mutating func offer(microdata properties: [String], of collector: MetadataCollector) -> Bool {
+      properties.contains { property in
+        collector.microdataDates.contains { $0.property == property && offer(.text($0.value)) }
+      }
+    }
+
+    /// The JSON-LD values of `keys`: the primary node's first, then every node's in document order
+    /// (`@graph` members and `mainEntity` objects are nodes), a key's strings, numbers (Unix time)
+    /// or the first element of an array.
+    mutating func offer(jsonLD keys: [String], of graph: JSONLDGraph) -> Bool {
+      for node in [graph.primary].compactMap({ $0 }) + graph.nodes {
+        for key in keys {
+          guard let value = node[key]?.elements.first else { continue }
+          let candidate: Candidate
+          switch value {
+          case .string(let text): candidate = .text(text)
+          case .number(let number): candidate = .timestamp(number, text: value.stringValue ?? "")
+          default: continue
+          }
+          if offer(candidate) { return true }
+        }
+      }
+      return false
+    }
   }
 
   /// A date in a URL path: `/2016/05/24/` or `/2016-05-24-slug` (also at the path's end, or before

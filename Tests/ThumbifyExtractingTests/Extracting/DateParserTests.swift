@@ -208,4 +208,35 @@ struct DateParserTests {
       }
     }
   }
+
+  /// The ISO 8601 fast path reads what the general reader reads, or leaves the text to it: over
+  /// random mixes of ISO pieces (most well formed, some one piece off), it never gives another
+  /// answer, and it does take the well-formed ones (else it would be dead code).
+  @Test func theISOFastPathAgreesWithTheGeneralReader() {
+    var generator = SplitMix(seed: 2024)
+    func pick(_ choices: [String]) -> String { choices[Int(generator.next() % UInt64(choices.count))] }
+    var taken = 0
+    for _ in 0..<20_000 {
+      var text = pick(["2021", "1999", "2024", "0001", "9999", "202"]) + pick(["-", "-", "-", "/"])
+      text += pick(["05", "12", "13", "00", "5"]) + "-" + pick(["13", "31", "01", "7", "32"])
+      if generator.next() % 4 != 0 {
+        text +=
+          pick(["T", "t", " ", "T", "_"]) + pick(["18", "00", "23", "24", "7"]) + ":"
+          + pick(["01", "59", "60"])
+        if generator.next() % 3 != 0 { text += ":" + pick(["31", "00", "61", "5"]) }
+        if generator.next() % 3 == 0 {
+          text += pick([".", ","]) + pick(["1", "123", "000", "123456789", "1234567890"])
+        }
+        text += pick([
+          "", "Z", "z", "+00:00", "-04:00", "+0530", "-04", "+14:00", "+14:01", "+05:60", " UTC", "+", "ZZ",
+        ])
+      }
+      let fast = DateParser.isoDateTime(text)
+      if let fast {
+        taken += 1
+        #expect(fast == DateParser.parseGenerally(text), "\(text.debugDescription)")
+      }
+    }
+    #expect(taken > 2_000)
+  }
 }
