@@ -36,6 +36,10 @@ let package = Package(
       dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF"]),
     .target(name: "ThumbifyFetching", dependencies: ["ThumbifySystem", "CCurl", "CLinux"]),
     .target(name: "ThumbifyExtracting", dependencies: ["CUchardet"]),
+    // Headless Chromium over the DevTools pipe, for pages that need JavaScript (docs/rendering.md).
+    .target(
+      name: "ThumbifyRendering",
+      dependencies: ["ThumbifySystem", "ThumbifyFetching", "ThumbifyExtracting", "CLinux"]),
     .target(
       name: "ThumbifyStore",
       dependencies: [
@@ -70,6 +74,7 @@ let package = Package(
     .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
     .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyTestSupport"]),
+    .testTarget(name: "ThumbifyRenderingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyRendering"]),
     .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
     .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify", "ThumbifyTestSupport"]),
   ],

@@ -1,5 +1,5 @@
 /// A JSON value as JSON-LD blocks use it.
-indirect enum JSONValue: Equatable, Sendable {
+package indirect enum JSONValue: Equatable, Sendable {
   case object([String: JSONValue])
   case array([JSONValue])
   case string(String)
@@ -7,12 +7,12 @@ indirect enum JSONValue: Equatable, Sendable {
   case bool(Bool)
   case null
 
-  subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     if case .object(let members) = self { return members[key] }
     return nil
   }
 
-  var stringValue: String? {
+  package var stringValue: String? {
     switch self {
     case .string(let text): return text
     case .number(let value):
@@ -22,7 +22,7 @@ indirect enum JSONValue: Equatable, Sendable {
   }
 
   /// The value itself, or each element when it is an array.
-  var elements: [JSONValue] {
+  package var elements: [JSONValue] {
     if case .array(let items) = self { return items }
     return [self]
   }

@@ -57,7 +57,9 @@ public final class CurlFetcher: Fetching {
     var spent: Duration = .zero
     do throws(FetchError) {
       let response = try await follow(
-        request, honoursRobots: request.kind == .page && !configuration.ignoresRobots, retries: true,
+        request,
+        honoursRobots: request.kind != .image && request.kind != .robots && !configuration.ignoresRobots,
+        retries: true,
         spent: &spent)
       return MeasuredFetch(result: .success(response), networkTime: spent)
     } catch {

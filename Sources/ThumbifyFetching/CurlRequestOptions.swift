@@ -8,6 +8,7 @@ enum CurlRequestOptions {
     case .page: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
     case .image: "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"
     case .robots: "text/plain,*/*;q=0.5"
+    case .subresource: "*/*"
     }
   }
 

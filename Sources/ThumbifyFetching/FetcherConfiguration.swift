@@ -26,7 +26,9 @@ public struct FetcherConfiguration: Sendable {
   public var lowSpeedLimit = 100
   public var lowSpeedTime: Duration = .seconds(10)
   /// Decoded-body caps per kind, in bytes.
-  public var bodyLimits: [ResourceKind: Int] = [.page: 2 << 20, .image: 10 << 20, .robots: 500 << 10]
+  public var bodyLimits: [ResourceKind: Int] = [
+    .page: 2 << 20, .image: 10 << 20, .robots: 500 << 10, .subresource: 2 << 20,
+  ]
   /// Redirects followed before `FetchError.tooManyRedirects`.
   public var maxRedirects = 5
   /// The URL in the `User-Agent` where site owners learn about the crawler.

@@ -1,6 +1,9 @@
 /// What a fetch is for; each kind has its own body cap and accepted types.
 public enum ResourceKind: String, Sendable, Codable {
   case page, image, robots
+  /// What a rendered page's scripts ask for (scripts, JSON, style sheets): any type
+  /// (docs/rendering.md).
+  case subresource
 }
 
 /// One HTTP GET.

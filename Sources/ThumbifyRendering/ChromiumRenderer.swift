@@ -1,0 +1,397 @@
+import Foundation
+import Synchronization
+import ThumbifyExtracting
+import ThumbifyFetching
+
+/// What one page may cost the renderer (docs/rendering.md, "Budget").
+package struct RenderBudget: Sendable {
+  /// Navigation, scripts and the network settling, in all.
+  package var deadline: Duration = .seconds(10)
+  /// The network is settled once the load event fired and no request was open for this long.
+  package var quietPeriod: Duration = .milliseconds(500)
+  /// Requests the page may make (the document included); later ones fail.
+  package var maximumRequests = 200
+  /// Response bytes the page may receive in all; a response past it fails.
+  package var maximumBytes = 8 << 20
+  /// The resource types fetched: documents, scripts and what scripts ask for. Everything else —
+  /// images, media, fonts, style sheets, the favicon, pings, manifests — fails unfetched:
+  /// metadata needs none of it.
+  package var fetchedTypes: Set<String> = ["Document", "Script", "XHR", "Fetch"]
+
+  package init() {}
+}
+
+/// A rendered page: its DOM serialized after scripts ran, and what its requests met.
+package struct RenderedPage: Sendable {
+  /// `document.documentElement.outerHTML`, as UTF-8.
+  package var html: [UInt8]
+  /// `document.URL` at the end (a script's `location.href = …` shows here).
+  package var url: String
+  /// Every request the page made, in order, with what became of it.
+  package var requests: [Request]
+
+  package struct Request: Sendable, Equatable {
+    package var url: String
+    package var resourceType: String
+    /// `nil` when it was fulfilled; else why it failed (`refusedType`, `budget`, `method`, or the
+    /// fetcher's `FetchError.code`).
+    package var refusal: String?
+  }
+}
+
+/// Renders pages in one headless Chromium: each page in a fresh browser context (no cookies or
+/// storage shared), every request it makes paused (`Fetch.enable`) and fulfilled by thumbify's
+/// `Fetching` — with its SSRF guard, robots.txt, per-host queues, size caps and timeouts — or failed.
+/// The browser itself can reach no network (`ChromiumLauncher`). It is restarted when it exits, and
+/// after `pagesPerBrowser` pages.
+package final class ChromiumRenderer: Sendable {
+  private let executable: String
+  private let fetcher: any Fetching
+  private let budget: RenderBudget
+  private let pagesPerBrowser: Int
+  private let tabs: TabLimiter
+  private let browser = Mutex<BrowserInstance?>(nil)
+
+  /// One browser process, its profile directory, and where its sessions' events go.
+  private final class BrowserInstance: Sendable {
+    let pipe: DevToolsPipe
+    let profile: String
+    let routes: EventRoutes
+    let pagesStarted = Atomic<Int>(0)
+
+    init(executable: String) throws(RenderError) {
+      profile =
+        FileManager.default.temporaryDirectory.appendingPathComponent(
+          "thumbify-chromium-\(getpid())-\(UUID().uuidString)"
+        ).path
+      let routes = EventRoutes()
+      self.routes = routes
+      pipe = try DevToolsPipe(executable: executable, arguments: ChromiumLauncher.arguments(profile: profile))
+      {
+        routes.deliver($0)
+      }
+    }
+
+    func terminate() {
+      pipe.terminate()
+      try? FileManager.default.removeItem(atPath: profile)
+      routes.finishAll()
+    }
+  }
+
+  /// Each session's event stream, fed from the pipe's reader thread.
+  private final class EventRoutes: Sendable {
+    private let table = Mutex<[String: AsyncStream<DevToolsPipe.Event>.Continuation]>([:])
+
+    func deliver(_ event: DevToolsPipe.Event) {
+      guard let session = event.sessionID else { return }
+      _ = table.withLock { $0[session] }?.yield(event)
+    }
+
+    func events(of session: String) -> AsyncStream<DevToolsPipe.Event> {
+      let (stream, continuation) = AsyncStream<DevToolsPipe.Event>.makeStream()
+      table.withLock { $0[session] = continuation }
+      return stream
+    }
+
+    func close(_ session: String) {
+      table.withLock { $0.removeValue(forKey: session) }?.finish()
+    }
+
+    func finishAll() {
+      let all = table.withLock { table in
+        defer { table.removeAll() }
+        return Array(table.values)
+      }
+      for continuation in all { continuation.finish() }
+    }
+  }
+
+  package init(
+    executable: String, fetcher: any Fetching, budget: RenderBudget = RenderBudget(), tabs: Int = 2,
+    pagesPerBrowser: Int = 200
+  ) {
+    self.executable = executable
+    self.fetcher = fetcher
+    self.budget = budget
+    self.tabs = TabLimiter(limit: max(1, tabs))
+    self.pagesPerBrowser = max(1, pagesPerBrowser)
+  }
+
+  deinit { shutdown() }
+
+  /// The running browser's process ID, if one runs (tests kill it).
+  package var browserProcessID: pid_t? { browser.withLock { $0?.pipe.processID } }
+
+  /// Kills the browser (and its process group) and removes its profile.
+  package func shutdown() {
+    browser.withLock { instance in
+      defer { instance = nil }
+      return instance
+    }?.terminate()
+  }
+
+  /// The running browser, started (or restarted) when there is none, it exited, or it rendered its
+  /// share of pages.
+  private func runningBrowser() throws(RenderError) -> BrowserInstance {
+    var retired: BrowserInstance?
+    defer { retired?.terminate() }
+    return try browser.withLock { (instance: inout BrowserInstance?) throws(RenderError) -> BrowserInstance in
+      if let current = instance, !current.pipe.hasExited,
+        current.pagesStarted.load(ordering: .relaxed) < pagesPerBrowser
+      {
+        current.pagesStarted.add(1, ordering: .relaxed)
+        return current
+      }
+      retired = instance
+      let fresh = try BrowserInstance(executable: executable)
+      fresh.pagesStarted.add(1, ordering: .relaxed)
+      instance = fresh
+      return fresh
+    }
+  }
+
+  /// Renders `url`. When the crawl already fetched the page, `document` is served for it instead
+  /// of fetching it again.
+  package func render(_ url: String, document: FetchResponse? = nil) async throws(RenderError) -> RenderedPage
+  {
+    await tabs.acquire()
+    defer { tabs.release() }
+    let instance = try runningBrowser()
+    let pipe = instance.pipe
+    let context = try await pipe.send("Target.createBrowserContext", ["disposeOnDetach": .bool(true)])
+    guard let contextID = context["browserContextId"]?.stringValue else {
+      throw .protocolError(method: "Target.createBrowserContext", message: "no browserContextId")
+    }
+    defer {
+      Task { try? await pipe.send("Target.disposeBrowserContext", ["browserContextId": .string(contextID)]) }
+    }
+    try await pipe.send(
+      "Browser.setDownloadBehavior", ["behavior": .string("deny"), "browserContextId": .string(contextID)])
+    let target = try await pipe.send(
+      "Target.createTarget", ["url": .string("about:blank"), "browserContextId": .string(contextID)])
+    let attached = try await pipe.send(
+      "Target.attachToTarget", ["targetId": target["targetId"] ?? .null, "flatten": .bool(true)])
+    guard let session = attached["sessionId"]?.stringValue else {
+      throw .protocolError(method: "Target.attachToTarget", message: "no sessionId")
+    }
+    let events = instance.routes.events(of: session)
+    defer { instance.routes.close(session) }
+    let page = PageSession(
+      pipe: pipe, session: session, fetcher: fetcher, budget: budget, document: document.map { (url, $0) })
+    try await pipe.send(
+      "Fetch.enable", ["patterns": .array([.object(["urlPattern": .string("*")])])], session: session)
+    try await pipe.send("Page.enable", session: session)
+    // No popups: `window.open` opens nothing (dialogs are dismissed as they open, below).
+    try await pipe.send(
+      "Page.addScriptToEvaluateOnNewDocument", ["source": .string("window.open = () => null;")],
+      session: session)
+    return try await page.run(url, events: events)
+  }
+}
+
+/// One page being rendered: the event loop that fulfils its requests and tells when it settled.
+private final class PageSession: Sendable {
+  let pipe: DevToolsPipe
+  let session: String
+  let fetcher: any Fetching
+  let budget: RenderBudget
+  let document: (url: String, response: FetchResponse)?
+  let state = Mutex(State())
+
+  struct State {
+    var requests: [RenderedPage.Request] = []
+    var bytes = 0
+    var open = 0
+    var loaded = false
+    var lastActivity = ContinuousClock.now
+    /// Bodies already fetched by URL (a redirect answered with its target's body next).
+    var fetched: [String: FetchResponse] = [:]
+  }
+
+  init(
+    pipe: DevToolsPipe, session: String, fetcher: any Fetching, budget: RenderBudget,
+    document: (String, FetchResponse)?
+  ) {
+    self.pipe = pipe
+    self.session = session
+    self.fetcher = fetcher
+    self.budget = budget
+    self.document = document.map { (url: $0.0, response: $0.1) }
+    if let document {
+      state.withLock { $0.fetched[document.1.finalURL] = document.1 }
+    }
+  }
+
+  func run(_ url: String, events: AsyncStream<DevToolsPipe.Event>) async throws(RenderError) -> RenderedPage {
+    let start = ContinuousClock.now
+    let deadline = start + budget.deadline
+    let loop = Task { await handle(events) }
+    defer { loop.cancel() }
+    let navigation = try await pipe.send(
+      "Page.navigate", ["url": .string(url)], session: session, timeout: budget.deadline)
+    if let error = navigation["errorText"]?.stringValue, !error.isEmpty {
+      throw .protocolError(method: "Page.navigate", message: error)
+    }
+    // Settled: loaded, and no request open for the quiet period; or the deadline.
+    while ContinuousClock.now < deadline {
+      let settled = state.withLock { state in
+        state.loaded && state.open == 0 && ContinuousClock.now - state.lastActivity >= budget.quietPeriod
+      }
+      if settled { break }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    // A page whose script never yields cannot be read: its evaluation times out.
+    let snapshot = try await pipe.send(
+      "Runtime.evaluate",
+      [
+        "expression": .string(
+          "[document.URL, document.documentElement ? document.documentElement.outerHTML : '']"),
+        "returnByValue": .bool(true),
+      ], session: session, timeout: .seconds(2))
+    guard case .array(let parts) = snapshot["result"]?["value"], parts.count == 2,
+      let finalURL = parts[0].stringValue, let html = parts[1].stringValue
+    else { throw .protocolError(method: "Runtime.evaluate", message: "no document") }
+    return RenderedPage(html: Array(html.utf8), url: finalURL, requests: state.withLock { $0.requests })
+  }
+
+  private func handle(_ events: AsyncStream<DevToolsPipe.Event>) async {
+    await withTaskGroup(of: Void.self) { group in
+      for await event in events {
+        switch event.method {
+        case "Fetch.requestPaused":
+          state.withLock { state in
+            state.open += 1
+            state.lastActivity = .now
+          }
+          group.addTask { await self.answer(event.params) }
+        case "Page.loadEventFired":
+          state.withLock { state in
+            state.loaded = true
+            state.lastActivity = .now
+          }
+        case "Page.frameStartedLoading":
+          state.withLock { $0.loaded = false }
+        case "Page.javascriptDialogOpening":
+          group.addTask {
+            _ = try? await self.pipe.send(
+              "Page.handleJavaScriptDialog", ["accept": .bool(false)], session: self.session)
+          }
+        default:
+          break
+        }
+      }
+    }
+  }
+
+  /// Fulfils or fails one paused request.
+  private func answer(_ params: JSONValue) async {
+    defer {
+      state.withLock { state in
+        state.open -= 1
+        state.lastActivity = .now
+      }
+    }
+    guard let requestID = params["requestId"]?.stringValue, let url = params["request"]?["url"]?.stringValue
+    else {
+      return
+    }
+    let type = params["resourceType"]?.stringValue ?? "Other"
+    let method = params["request"]?["method"]?.stringValue ?? "GET"
+    let refusal: String? = state.withLock { state in
+      let refusal: String?
+      if !budget.fetchedTypes.contains(type) {
+        refusal = "refusedType"
+      } else if method != "GET" {
+        refusal = "method"
+      } else if state.requests.count >= budget.maximumRequests || state.bytes >= budget.maximumBytes {
+        refusal = "budget"
+      } else {
+        refusal = nil
+      }
+      state.requests.append(RenderedPage.Request(url: url, resourceType: type, refusal: refusal))
+      return refusal
+    }
+    if refusal != nil { return await fail(requestID, "BlockedByClient") }
+    let response: FetchResponse
+    if let known = state.withLock({ $0.fetched[url] }) {
+      response = known
+    } else if let document, document.url == url {
+      response = document.response
+    } else {
+      do {
+        response = try await fetcher.fetch(
+          FetchRequest(url: url, kind: type == "Document" ? .page : .subresource, timeout: budget.deadline))
+      } catch {
+        state.withLock { state in
+          if let index = state.requests.lastIndex(where: { $0.url == url && $0.refusal == nil }) {
+            state.requests[index].refusal = error.code
+          }
+        }
+        return await fail(requestID, error.family == .timedOut ? "TimedOut" : "Failed")
+      }
+    }
+    let overBudget = state.withLock { state -> Bool in
+      state.bytes += response.body.count
+      state.fetched[response.finalURL] = response
+      return state.bytes > budget.maximumBytes
+    }
+    if overBudget { return await fail(requestID, "BlockedByClient") }
+    if response.finalURL != url {
+      // The fetcher followed redirects: the browser is sent there too, so that the document's URL
+      // (and every relative URL in it) is the final one; the body is served from `fetched`.
+      return await fulfil(requestID, status: 302, headers: [("Location", response.finalURL)], body: [])
+    }
+    var headers: [(String, String)] = []
+    if let type = response.contentType { headers.append(("Content-Type", type)) }
+    await fulfil(requestID, status: response.status, headers: headers, body: response.body)
+  }
+
+  private func fulfil(_ requestID: String, status: Int, headers: [(String, String)], body: [UInt8]) async {
+    let headerValues = headers.map { JSONValue.object(["name": .string($0.0), "value": .string($0.1)]) }
+    _ = try? await pipe.send(
+      "Fetch.fulfillRequest",
+      [
+        "requestId": .string(requestID), "responseCode": .number(Double(status)),
+        "responseHeaders": .array(headerValues), "body": .string(Data(body).base64EncodedString()),
+      ], session: session)
+  }
+
+  private func fail(_ requestID: String, _ reason: String) async {
+    _ = try? await pipe.send(
+      "Fetch.failRequest", ["requestId": .string(requestID), "errorReason": .string(reason)], session: session
+    )
+  }
+}
+
+/// At most `limit` pages rendered at once (tabs), the others waiting in order.
+private final class TabLimiter: Sendable {
+  private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+
+  init(limit: Int) { state = Mutex((limit, [])) }
+
+  func acquire() async {
+    await withCheckedContinuation { continuation in
+      let granted = state.withLock { state -> Bool in
+        if state.free > 0 {
+          state.free -= 1
+          return true
+        }
+        state.waiting.append(continuation)
+        return false
+      }
+      if granted { continuation.resume() }
+    }
+  }
+
+  func release() {
+    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      if state.waiting.isEmpty {
+        state.free += 1
+        return nil
+      }
+      return state.waiting.removeFirst()
+    }
+    next?.resume()
+  }
+}
