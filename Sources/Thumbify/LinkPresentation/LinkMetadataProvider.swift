@@ -66,6 +66,7 @@ public final class LinkMetadataProvider: Sendable {
   ///
   /// - Parameters:
   ///   - fetcher: usually one `CurlFetcher` for the process.
+  ///   - extractor: reads a page's metadata (`MetadataExtractor`).
   ///   - cache: where fetched metadata is kept and looked up first (`MemoryLinkMetadataCache`,
   ///     `CardDirectoryCache`); `nil` fetches every time.
   ///   - cpuPool: where thumbnails are decoded, resized and encoded; one thread per core by default.
