@@ -85,7 +85,12 @@ final class CooperativePoolBlockers: Sendable {
   private let spawned = Atomic<Int>(0)
 
   /// Starts blocking tasks until one does not start within a second: every thread is then blocked.
+  ///
+  /// A watchdog releases them after 30 s, so that code which does need the pool fails the test
+  /// (`isPoolStillBlocked` is then false) instead of hanging it: with the pool blocked, not even the
+  /// test's time limit can fire.
   func saturate() async throws {
+    DispatchQueue.global().asyncAfter(deadline: .now() + 30) { [self] in release() }
     for _ in 0..<64 {
       let before = started.load(ordering: .acquiring)
       spawned.add(1, ordering: .relaxed)
