@@ -8,9 +8,10 @@ func systemLibrary(_ name: String, pkgConfig: String?, apt: String) -> Target {
 
 let package = Package(
   name: "thumbify",
+  // What another package can use: the library and the command. ThumbifyCLI is a target only, internal
+  // to the package (tests run it in-process); the benchmarks stay a product for their name.
   products: [
     .library(name: "Thumbify", targets: ["Thumbify"]),
-    .library(name: "ThumbifyCLI", targets: ["ThumbifyCLI"]),
     .executable(name: "thumbify", targets: ["thumbify"]),
     .executable(name: "thumbify-benchmarks", targets: ["ThumbifyBenchmarks"]),
   ],
@@ -77,6 +78,11 @@ let package = Package(
     .testTarget(name: "ThumbifyRenderingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyRendering"]),
     .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
     .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify", "ThumbifyTestSupport"]),
+    // The library as another package sees it: `import Thumbify`, never `@testable` (the servers come
+    // from the support target, which is `@testable import`ed: that opens the support, not the library).
+    .testTarget(
+      name: "ThumbifyPublicAPITests", dependencies: ["Thumbify", "ThumbifyTestSupport"], exclude: ["Fixtures"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

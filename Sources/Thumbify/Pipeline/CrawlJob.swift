@@ -143,7 +143,11 @@ public final class CrawlJob: Sendable {
   /// - Parameters:
   ///   - layout: the output directory and the state directory, both explicit (the CLI resolves the
   ///     default state directory, `OutputLayout.resolving`, and moves an old one, `StateMigration`).
+  ///   - configuration: variants, limits and the per-URL deadline.
+  ///   - fetcher: in production a `CurlFetcher`.
+  ///   - extractor: in production a `MetadataExtractor`.
   ///   - thumbnailer: in production a `Thumbnailer` whose `BlobStore` is rooted at `layout.directory`.
+  ///   - robots: a robots.txt cache kept in the state database between runs, when given.
   ///   - pruning: remove the URLs missing from the list; `nil` keeps them.
   public init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,

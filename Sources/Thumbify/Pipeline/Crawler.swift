@@ -44,12 +44,20 @@ public final class Crawler: Sendable {
   private let firstCardError = Mutex<StoreError?>(nil)
 
   /// - Parameters:
+  ///   - configuration: variants, limits and the per-URL deadline.
+  ///   - fetcher: fetches pages and images.
+  ///   - extractor: reads a page's metadata.
+  ///   - thumbnailer: makes and stores the thumbnails.
+  ///   - state: the state database the records are saved in.
+  ///   - run: the run (`StateStore.beginRun`) the records belong to.
+  ///   - outputDirectory: the directory the blob paths are relative to.
   ///   - cards: when given, each record's card file is written as soon as the record is saved
   ///     (a card that cannot be written is kept in `cardError` and no more cards are written).
   ///   - decodeJournal: when given, every decode is journaled and its poisoned sources are skipped
   ///     (`crashedDecoder`).
   ///   - stop: when it is asked to stop, no new URL is taken, and when it stops at once, the work in
   ///     flight is cancelled and not saved (see `crawl`).
+  ///   - clock: seconds since 1970, for the records' fetch times (tests pin it).
   public init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,

@@ -2,7 +2,7 @@ import Foundation
 import ThumbifySystem
 
 /// `thumbify thumb` as a library call: thumbnails of local images, made on the crawl's bounded CPU pool,
-/// stored as content-addressed blobs of one output directory, and a manifest of one ``CrawlRecord`` per
+/// stored as content-addressed blobs of one output directory, and a manifest of one `CrawlRecord` per
 /// input, in input order, replaced atomically.
 ///
 /// The records are a crawl's, so everything that reads a crawl's manifest (`thumbify report`,

@@ -9,7 +9,7 @@
 /// small, so no extra pass over the full decode).
 ///
 /// YCbCr and grayscale JPEGs take the planar path when the decoder
-/// and encoder support it (``PlanarImageDecoding``, ``PlanarImageEncoding``):
+/// and encoder support it (`PlanarImageDecoding`, `PlanarImageEncoding`):
 /// decoded to Y′CbCr planes, each plane resized, WebP encoded from the planes,
 /// when every variant is WebP. See docs/imaging.md.
 ///

@@ -18,6 +18,7 @@ public struct ReportWriter: Sendable {
   /// - Parameters:
   ///   - outputDirectory: the crawl's output directory.
   ///   - reportPath: the page's path; `<outputDirectory>/index.html` when `nil`.
+  ///   - pageSize: cards per page (and per JSON block), at least 1.
   public init(outputDirectory: String, reportPath: String? = nil, pageSize: Int = 500) {
     self.outputDirectory = outputDirectory
     self.reportPath = reportPath ?? (outputDirectory as NSString).appendingPathComponent("index.html")
@@ -84,7 +85,9 @@ public struct ReportWriter: Sendable {
 
   /// The page's bytes for `cards`, and what it holds.
   ///
-  /// - Parameter title: shown in the page's `<title>` and heading (escaped).
+  /// - Parameters:
+  ///   - cards: the cards to draw, in order.
+  ///   - title: shown in the page's `<title>` and heading (escaped).
   public func render(cards: [Card], title: String) -> (page: [UInt8], summary: Summary) {
     var summary = Summary()
     for card in cards { summary.count(card.state) }

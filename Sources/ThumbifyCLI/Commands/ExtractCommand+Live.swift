@@ -18,8 +18,8 @@ extension ExtractCommand {
     do {
       let provider = LinkMetadataProvider(
         fetcher: try CurlFetcher(configuration: configuration),
-        extractor: MetadataExtractor(iconTargetSize: iconSize))
-      preview = try await provider.metadata(for: url)
+        extractor: MetadataExtractor(iconTargetSize: iconSize), timeout: configuration.timeout)
+      preview = try await provider.preview(for: url)
     } catch {
       // A refusal the command line can lift names its flag (`--allow-private-network`).
       diagnostics.error(

@@ -16,7 +16,10 @@ extension Card: JSONWritable {
       json.member("imageError", imageError)
       json.member("key", key)
       json.member("lang", lang)
+      json.member("modifiedTime", modifiedTime)
       json.member("normalizedURL", normalizedURL)
+      json.member("originalURL", originalURL)
+      json.member("publishedTime", publishedTime)
       json.member("schema", schema)
       json.member("siteName", siteName)
       json.member("stale", stale)
@@ -37,6 +40,7 @@ extension Card.Picture: JSONWritable {
       json.member("color", color)
       json.member("height", height)
       json.member("placeholder", placeholder)
+      json.member("url", url)
       json.member("variants", variants)
       json.member("width", width)
     }

@@ -33,6 +33,7 @@ extension Card {
       url: link,
       canonicalURL: metadata?.canonicalURL.flatMap { Self.isLinkable($0) ? $0 : nil },
       normalizedURL: record.normalizedURL,
+      originalURL: record.originalURL,
       domain: Self.domain(of: link ?? record.normalizedURL),
       state: state,
       stale: state == .stale,
@@ -40,6 +41,8 @@ extension Card {
       description: Self.text(metadata?.description),
       siteName: Self.text(metadata?.siteName),
       lang: Self.text(metadata?.lang),
+      publishedTime: metadata?.publishedTime,
+      modifiedTime: metadata?.modifiedTime,
       image: state == .failed ? nil : record.image.map { Picture($0, alt: metadata?.image?.alt) },
       icon: state == .failed ? nil : record.icon.map { Picture($0, alt: nil) },
       video: metadata?.video.flatMap(Video.init),
@@ -95,7 +98,7 @@ extension Card {
   }
 
   /// Trims surrounding white space, drops empty strings and cuts text at `maximumTextLength`.
-  static func text(_ value: String?) -> String? {
+  package static func text(_ value: String?) -> String? {
     guard let value, let first = value.unicodeScalars.first, let last = value.unicodeScalars.last else {
       return nil
     }
@@ -112,7 +115,7 @@ extension Card {
 extension Card.Picture {
   init(_ set: ThumbnailSet, alt: String?) {
     self.init(
-      width: set.width, height: set.height,
+      url: set.source, width: set.width, height: set.height,
       placeholder: Card.isThumbHash(set.placeholder) ? set.placeholder : nil,
       color: Card.isHexColor(set.color) ? set.color : nil,
       alt: Card.text(alt),

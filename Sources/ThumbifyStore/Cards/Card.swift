@@ -20,7 +20,11 @@ public struct Card: Sendable, Codable, Equatable {
 
   /// One picture (card image or icon) and its prerendered sizes.
   public struct Picture: Sendable, Codable, Equatable {
-    /// The source image's full size, for the aspect ratio.
+    /// The source image's URL, where its thumbnails were made from (absent in cards written by
+    /// earlier versions, which did not record it).
+    public var url: String?
+    /// The source image's full size, for the aspect ratio; 0 when unknown (a picture the page named
+    /// but nothing has thumbnailed yet: `LinkMetadata` from `LinkMetadataProvider`).
     public var width: Int
     public var height: Int
     /// ThumbHash, base64: a blurred preview to draw until a variant has loaded.
@@ -31,6 +35,19 @@ public struct Card: Sendable, Codable, Equatable {
     public var alt: String?
     /// The prerendered variants, narrowest first: `srcset` candidates.
     public var variants: [Variant]
+
+    package init(
+      url: String?, width: Int, height: Int, placeholder: String? = nil, color: String? = nil,
+      alt: String? = nil, variants: [Variant] = []
+    ) {
+      self.url = url
+      self.width = width
+      self.height = height
+      self.placeholder = placeholder
+      self.color = color
+      self.alt = alt
+      self.variants = variants
+    }
   }
 
   /// One prerendered size of a picture.
@@ -79,6 +96,9 @@ public struct Card: Sendable, Codable, Equatable {
   public var canonicalURL: String?
   /// The URL as the crawl normalized it (what `key` hashes).
   public var normalizedURL: String
+  /// The URL as asked for (LinkPresentation's `originalURL`): as written in the crawl's list, or as
+  /// given to `LinkMetadataProvider`. Absent in cards written by earlier versions.
+  public var originalURL: String?
   /// The link's host for display, lower-case, without a leading `www.`.
   public var domain: String?
   public var state: State
@@ -89,6 +109,10 @@ public struct Card: Sendable, Codable, Equatable {
   public var siteName: String?
   /// The page's language (`lang`), for `lang` attributes.
   public var lang: String?
+  /// When the page says it was published (`PageMetadata.publishedTime`): RFC 3339, or a date alone.
+  public var publishedTime: String?
+  /// When the page says it was last modified (`PageMetadata.modifiedTime`), like `publishedTime`.
+  public var modifiedTime: String?
   public var image: Picture?
   public var icon: Picture?
   public var video: Video?

@@ -77,7 +77,8 @@ struct JSONWriterTests {
   static let completeCard: Card = {
     var card = Card(record: completeRecord)
     let picture = Card.Picture(
-      width: 1200, height: 630, placeholder: "3IoF", color: "#88c847", alt: "Alt",
+      url: "https://example.com/i.jpg", width: 1200, height: 630, placeholder: "3IoF", color: "#88c847",
+      alt: "Alt",
       variants: [
         Card.Variant(name: "card", path: "blobs/ab/cd/abcd.webp", width: 600, height: 315, format: "webp")
       ])

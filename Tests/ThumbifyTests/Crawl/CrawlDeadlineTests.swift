@@ -67,7 +67,7 @@ struct CrawlDeadlineTests {
     let start = ContinuousClock.now
     var thrown: FetchError?
     do {
-      _ = try await provider.metadata(for: server.url("/tarpit"))
+      _ = try await provider.preview(for: server.url("/tarpit"))
     } catch {
       thrown = error
     }

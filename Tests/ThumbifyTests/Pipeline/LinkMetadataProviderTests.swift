@@ -32,7 +32,7 @@ struct LinkMetadataProviderTests {
     // Given a page reached through a redirect
     let provider = LinkMetadataProvider(fetcher: RedirectedPageFetcher(html: page))
     // When its metadata is read
-    let preview = try await provider.metadata(for: "http://example.test/old")
+    let preview = try await provider.preview(for: "http://example.test/old")
     // Then relative URLs resolve against where the page really is, and the request is remembered
     #expect(preview.metadata.title == "A & B")
     #expect(preview.metadata.image?.url == "https://example.test/img/card.jpg")
@@ -51,20 +51,20 @@ struct LinkMetadataProviderTests {
   @Test func aCanonicalURLOnAnotherHostIsKeptButTheLinkStaysOnThePagesHost() async throws {
     let syndicated = "<link rel=canonical href=//origin.example/articles/new?id=7><title>T</title>"
     let provider = LinkMetadataProvider(fetcher: RedirectedPageFetcher(html: syndicated))
-    let preview = try await provider.metadata(for: "http://example.test/old")
+    let preview = try await provider.preview(for: "http://example.test/old")
     #expect(preview.metadata.canonicalURL == "https://origin.example/articles/new?id=7")
     #expect(preview.url == "https://example.test/articles/new")
     let sameHost = LinkMetadataProvider(
       fetcher: RedirectedPageFetcher(html: "<link rel=canonical href=/articles/canonical>"))
     #expect(
-      try await sameHost.metadata(for: "http://example.test/old").url
+      try await sameHost.preview(for: "http://example.test/old").url
         == "https://example.test/articles/canonical")
   }
 
   @Test func fetchFailuresAreTypedWithTheirLinkPresentationFamily() async {
     let provider = LinkMetadataProvider(fetcher: RedirectedPageFetcher(html: page))
     do {
-      _ = try await provider.metadata(for: "http://example.test/missing")
+      _ = try await provider.preview(for: "http://example.test/missing")
       Issue.record("a 404 must throw")
     } catch {
       #expect(error == .httpStatus(404))

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import Thumbify
+
+@testable import ThumbifyTestSupport
+
+@Suite("Public API: LinkMetadataProvider", .timeLimit(.minutes(1)), .dedicatedExecutor)
+struct PublicLinkMetadataProviderTests {
+  @Test func aURLGivesItsMetadata() async throws {
+    // Given a loopback article with a card image, an icon, a video and a date
+    let site = try await ArticleSite()
+    let provider = try loopbackProvider()
+
+    // When its metadata is read
+    let metadata = try await provider.metadata(for: site.articleURL)
+
+    // Then the LPLinkMetadata fields are there, the pictures' URLs resolved against the page
+    #expect(metadata.title == "Storm season")
+    #expect(metadata.summary == "Dark clouds over the motorway.")
+    #expect(metadata.siteName == "Weather notes")
+    #expect(metadata.url == site.articleURL)
+    #expect(metadata.originalURL == site.articleURL)
+    #expect(metadata.canonicalURL == nil)
+    #expect(metadata.image?.url == site.nginx.url("/img/card.jpg"))
+    #expect(metadata.image?.alt == "Clouds")
+    #expect(metadata.image?.variants == [])
+    #expect(metadata.icon?.url == site.nginx.url("/img/icon.jpg"))
+    #expect(metadata.video?.url == "https://video.example/storm.mp4")
+    #expect(metadata.publishedDate == Date(timeIntervalSince1970: 1_793_604_600))
+    #expect(metadata.card.state == .ok)
+  }
+
+  @Test func theTimeoutOfOneCallEndsItAsTimedOut() async throws {
+    // Given a provider with the default 30 s and a route that never answers
+    let server = try await FaultServer()
+    let provider = try loopbackProvider(timeout: LinkMetadataProvider.defaultTimeout)
+    let clock = ContinuousClock()
+    let start = clock.now
+
+    // When one call gives itself one second
+    let error = await previewError { () async throws(LinkPreviewError) in
+      try await provider.metadata(for: URL(string: server.url("/tarpit"))!, timeout: .seconds(1))
+    }
+
+    // Then it times out after about that second, as LinkPresentation's timedOut
+    #expect(error?.code == .metadataFetchTimedOut)
+    #expect(error?.causeCode == "timedOut")
+    let elapsed = clock.now - start
+    #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "took \(elapsed)")
+  }
+
+  @Test func cancelFromAnotherTaskEndsTheCallsInFlightOnly() async throws {
+    // Given two calls in flight on a route that never answers
+    let server = try await FaultServer()
+    let provider = try loopbackProvider()
+    let tarpit = URL(string: server.url("/tarpit"))!
+    let first = testTask {
+      await previewError { () async throws(LinkPreviewError) in try await provider.metadata(for: tarpit) }
+    }
+    let second = testTask {
+      await previewError { () async throws(LinkPreviewError) in try await provider.metadata(for: tarpit) }
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    let clock = ContinuousClock()
+    let start = clock.now
+
+    // When another task cancels the provider
+    await testTask { provider.cancel() }.value
+
+    // Then both end at once as LinkPresentation's cancelled, and the provider still works
+    #expect(await first.value?.code == .metadataFetchCancelled)
+    #expect(await second.value?.code == .metadataFetchCancelled)
+    #expect(clock.now - start < .seconds(5))
+    let page = try await provider.metadata(for: URL(string: server.url("/ok"))!)
+    #expect(page.title == "ok")
+  }
+
+  @Test func aCancelledTaskEndsItsCallAsCancelled() async throws {
+    let server = try await FaultServer()
+    let provider = try loopbackProvider()
+    let call = testTask {
+      await previewError { () async throws(LinkPreviewError) in
+        try await provider.metadata(for: URL(string: server.url("/tarpit"))!)
+      }
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    call.cancel()
+    #expect(await call.value?.code == .metadataFetchCancelled)
+  }
+
+  @Test func aFailedFetchKeepsItsCause() async throws {
+    let server = try await FaultServer()
+    let provider = try loopbackProvider()
+    let error = await previewError { () async throws(LinkPreviewError) in
+      try await provider.metadata(for: URL(string: server.url("/status?code=404"))!)
+    }
+    #expect(error?.code == .metadataFetchFailed)
+    #expect(error?.cause == .fetch(.httpStatus(404)))
+    #expect(error?.causeCode == "httpStatus")
+  }
+
+  @Test func aURLThatIsNotHTTPFailsWithoutAFetch() async throws {
+    let provider = try loopbackProvider()
+    let error = await previewError { () async throws(LinkPreviewError) in
+      try await provider.metadata(for: URL(string: "ftp://example.com/file")!)
+    }
+    #expect(error?.code == .metadataFetchFailed)
+    #expect(error?.causeCode == "unsupportedScheme")
+  }
+}
