@@ -24,6 +24,7 @@ let package = Package(
     systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
     systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
     systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
+    systemLibrary("CLCMS2", pkgConfig: "lcms2", apt: "liblcms2-dev"),
     .systemLibrary(name: "CLinux"),  // Linux calls Swift's Glibc module leaves out (no library)
     // The library's layers, each a target so that the compiler refuses an upward import
     // (docs/architecture.md): system → imaging, fetching, extracting → store → Thumbify → CLI.
@@ -34,7 +35,7 @@ let package = Package(
     .target(name: "CDecodeJournal"),
     .target(
       name: "ThumbifyImaging",
-      dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF"]),
+      dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF", "CLCMS2"]),
     .target(name: "ThumbifyFetching", dependencies: ["ThumbifySystem", "CCurl", "CLinux"]),
     .target(name: "ThumbifyExtracting", dependencies: ["CUchardet"]),
     // Headless Chromium over the DevTools pipe, for pages that need JavaScript (docs/rendering.md).
@@ -67,7 +68,7 @@ let package = Package(
     // the servers, stubs and synthetic images they share in a support target.
     .target(
       name: "ThumbifyTestSupport",
-      dependencies: ["Thumbify", "CPNG", "CTurboJPEG", "CWebP", "CGIF"],
+      dependencies: ["Thumbify", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CLCMS2"],
       path: "Tests/ThumbifyTestSupport", exclude: ["Fixtures"]),
     .testTarget(name: "ThumbifySystemTests", dependencies: ["ThumbifyTestSupport"]),
     .testTarget(name: "ThumbifyImagingTests", dependencies: ["ThumbifyTestSupport"]),

@@ -50,7 +50,25 @@ int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thum
     return result;
   }
   png_set_read_fn(png, &source, on_read);
+  // A zlib bomb in iCCP, zTXt or iTXt is refused past this (libpng's default is 8 MB).
+  png_set_chunk_malloc_max(png, 4u << 20);
   png_read_info(png, info);
+
+  png_charp icc_name = NULL;
+  int icc_compression = 0;
+  png_bytep icc = NULL;
+  png_uint_32 icc_length = 0;
+  if (png_get_valid(png, info, PNG_INFO_sRGB) ||
+      !png_get_iCCP(png, info, &icc_name, &icc_compression, &icc, &icc_length)) {
+    icc = NULL;
+    icc_length = 0;
+  }
+  png_bytep exif = NULL;
+  png_uint_32 exif_length = 0;
+  if (!png_get_eXIf_1(png, info, &exif_length, &exif)) {
+    exif = NULL;
+    exif_length = 0;
+  }
 
   png_uint_32 width = png_get_image_width(png, info);
   png_uint_32 height = png_get_image_height(png, info);
@@ -62,6 +80,9 @@ int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thum
   // As the simplified API: output sRGB with straight alpha, and a file without gAMA (16-bit ones too)
   // taken as sRGB, so only a declared other gamma is corrected.
   png_set_alpha_mode(png, PNG_ALPHA_PNG, PNG_DEFAULT_sRGB);
+  // The profile's own curves describe the samples: override any gAMA with the output's gamma,
+  // which turns libpng's correction off.
+  if (icc) png_set_gamma(png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
   if (bit_depth == 16) png_set_scale_16(png);
   png_set_expand(png);
   if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
@@ -71,7 +92,7 @@ int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thum
   if (png_get_bit_depth(png, info) != 8 || channels != (has_alpha ? 4 : 3)) {
     png_error(png, "libpng did not reduce the image to 8-bit RGB or RGBA.");
   }
-  thumbify_png_header header = {width, height, channels, interlaced};
+  thumbify_png_header header = {width, height, channels, interlaced, icc, icc_length, exif, exif_length};
   if (!begin(context, &header)) {
     result = -1;
     png_longjmp(png, 1);

@@ -11,6 +11,14 @@ typedef struct {
   int channels;
   /// Adam7: rows then arrive pass by pass, each pixel at (x0 + i·xstep, y).
   int interlaced;
+  /// The iCCP chunk's profile, inflated by libpng (which checks its header and caps its size), or NULL:
+  /// without an sRGB chunk only, and then the rows are not gamma-corrected (the profile holds the curve).
+  /// Valid only during `begin`.
+  const uint8_t *icc_profile;
+  uint32_t icc_profile_length;
+  /// The eXIf chunk's TIFF structure (before the image data), or NULL; valid only during `begin`.
+  const uint8_t *exif;
+  uint32_t exif_length;
 } thumbify_png_header;
 
 /// Called once, after the header is read and before any pixel row; returns 0 to stop the read.
@@ -24,7 +32,9 @@ typedef void (*thumbify_png_row)(void *context, const uint8_t *pixels, uint32_t 
 ///
 /// The transforms match libpng's simplified API (`png_image_finish_read` to 8-bit sRGB RGB/RGBA with
 /// PNG_IMAGE_FLAG_16BIT_sRGB): 16-bit samples are taken as sRGB-encoded and scaled, a gAMA other than
-/// sRGB's is corrected to sRGB, grey becomes RGB, palette and tRNS become RGB(A).
+/// sRGB's is corrected to sRGB, grey becomes RGB, palette and tRNS become RGB(A). With an iCCP profile
+/// (and no sRGB chunk) gAMA is ignored, as the PNG specification says: the profile is converted by
+/// the caller. Ancillary chunks are capped at 4 MB inflated (png_set_chunk_malloc_max).
 ///
 /// Returns 1 when every row was delivered, 0 on a libpng error (`message` holds libpng's text), -1 when
 /// `begin` stopped the read.

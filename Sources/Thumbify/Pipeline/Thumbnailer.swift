@@ -70,8 +70,8 @@ public struct Thumbnailer: Sendable {
       }
       if let planes {
         return try thumbnails(
-          of: planes.image, originalSize: planes.originalSize, source: source, variants: variants,
-          resize: { resampler.resize(planes, geometry: $0, chromaFactor: (2, 2)) },
+          of: planes.image, originalSize: planes.originalSize, profile: planes.profile, source: source,
+          variants: variants, resize: { resampler.resize(planes, geometry: $0, chromaFactor: (2, 2)) },
           placeholder: { Placeholder(planes: $0) },
           encode: { (image, options) throws(ImageError) in try planarEncoder.encode(image, options: options) }
         )
@@ -84,8 +84,8 @@ public struct Thumbnailer: Sendable {
       throw .image(error)
     }
     return try thumbnails(
-      of: decoded.buffer, originalSize: decoded.originalSize, source: source, variants: variants,
-      resize: { resampler.resize(decoded, geometry: $0) },
+      of: decoded.buffer, originalSize: decoded.originalSize, profile: decoded.profile, source: source,
+      variants: variants, resize: { resampler.resize(decoded, geometry: $0) },
       placeholder: { Placeholder(image: $0) },
       encode: { (pixels, options) throws(ImageError) in try encoder.encode(pixels, options: options) })
   }
@@ -93,7 +93,8 @@ public struct Thumbnailer: Sendable {
   /// The one variant loop of both paths: each variant resized from the decode, encoded, stored; the
   /// placeholder from the first variant's pixels (from the decode itself when there is no variant).
   private func thumbnails<Pixels>(
-    of decoded: Pixels, originalSize: Size, source: String, variants: [ThumbnailVariant],
+    of decoded: Pixels, originalSize: Size, profile: SourceProfile?, source: String,
+    variants: [ThumbnailVariant],
     resize: (ThumbnailGeometry) -> Pixels, placeholder: (Pixels) -> Placeholder,
     encode: (Pixels, EncodeOptions) throws(ImageError) -> [UInt8]
   ) throws(ThumbnailError) -> ThumbnailSet {
@@ -115,7 +116,8 @@ public struct Thumbnailer: Sendable {
     let picked = shown ?? placeholder(decoded)
     return ThumbnailSet(
       source: source, width: originalSize.width, height: originalSize.height,
-      placeholder: picked.thumbHash, color: picked.color, variants: thumbnails)
+      placeholder: picked.thumbHash, color: picked.color, variants: thumbnails,
+      profile: profile.map(ProfileRecord.init))
   }
 
   /// Stores a variant's encoded bytes and describes the result.

@@ -24,6 +24,9 @@ struct ByteReader {
   /// The number of bytes in the window.
   var count: Int { end - start }
 
+  /// A copy of the window's bytes.
+  var contents: [UInt8] { Array(bytes[start..<end]) }
+
   /// A reader over `count` bytes at `offset` of this window, or an error when they do not fit.
   func window(at offset: Int, count: Int) throws(ImageError) -> ByteReader {
     try check(offset, count)

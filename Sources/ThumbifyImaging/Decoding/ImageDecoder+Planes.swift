@@ -23,7 +23,7 @@ extension ImageDecoder: PlanarImageDecoding {
       guard !decoded.buffer.hasAlpha else { return nil }
       return DecodedPlanes(
         image: YCbCrImage(fullRange: decoded.buffer), format: .png, originalSize: decoded.originalSize,
-        exactScale: decoded.exactScale)
+        exactScale: decoded.exactScale, profile: decoded.profile)
     default:
       return nil
     }

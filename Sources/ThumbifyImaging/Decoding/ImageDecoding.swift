@@ -58,12 +58,18 @@ public struct DecodedImage: Sendable {
   /// pixels, but its scale is exactly 1/*f*, as the resampler's own pre-shrink takes it.
   /// `nil`: the ratio of the buffer's size to ``originalSize`` on each axis.
   public var exactScale: Double?
+  /// The embedded colour profile and what was done with it; `nil` when the source has none.
+  public var profile: SourceProfile?
 
-  public init(buffer: PixelBuffer, format: ImageFormat, originalSize: Size, exactScale: Double? = nil) {
+  public init(
+    buffer: PixelBuffer, format: ImageFormat, originalSize: Size, exactScale: Double? = nil,
+    profile: SourceProfile? = nil
+  ) {
     self.buffer = buffer
     self.format = format
     self.originalSize = originalSize
     self.exactScale = exactScale
+    self.profile = profile
   }
 }
 

@@ -21,14 +21,17 @@ extension JPEGDecoder {
   /// The scale is chosen so the chroma still covers a 4:2:0 thumbnail
   /// (``YCbCrImage/chromaCovering420(_:stored:source:)``).
   ///
-  /// - Returns: `nil` for CMYK, YCCK and RGB JPEGs (their samples are not Y′CbCr)
-  ///   and unknown subsamplings; ``decode(_:options:)`` handles those.
+  /// - Returns: `nil` for CMYK, YCCK and RGB JPEGs (their samples are not Y′CbCr), unknown
+  ///   subsamplings and an ICC profile other than sRGB; ``decode(_:options:)`` handles those.
   /// - Throws: the same errors as ``decode(_:options:)``.
   func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes? {
     try withHeader(data, options: options) {
-      (decompressor, jpeg, header, orientation) throws(ImageError) -> DecodedPlanes? in
+      (decompressor, jpeg, header, markers) throws(ImageError) -> DecodedPlanes? in
+      let orientation = markers.orientation
       let isGray = header.colorspace == Int32(TJCS_GRAY.rawValue)
       guard header.colorspace == Int32(TJCS_YCbCr.rawValue) || isGray,
+        // Planes are sRGB's: a profile that needs converting goes the RGB path, which converts it.
+        !ColorManagement.needsConversion(markers.profile),
         let factor = Self.chromaFactor(subsampling: header.subsampling)
       else { return nil }
       let required = YCbCrImage.chromaCovering420(
@@ -70,7 +73,8 @@ extension JPEGDecoder {
         cr: SamplePlane(width: chroma.width, height: chroma.height, samples: cr),
         range: .full, chromaFactor: factor)
       return DecodedPlanes(
-        image: image.oriented(orientation), format: .jpeg, originalSize: orientation.upright(header.size))
+        image: image.oriented(orientation), format: .jpeg, originalSize: orientation.upright(header.size),
+        profile: markers.profile.map(ColorManagement.unconverted))
     }
   }
 

@@ -5,7 +5,8 @@ import CTurboJPEG
 /// The decoder reads the header, checks the pixel limit, picks the smallest of
 /// the 1/8, 1/4, 1/2 and 1 scales whose output still covers what the target
 /// needs (``ShrinkOnLoad``), decodes straight into the output buffer, converts
-/// CMYK/YCCK to RGB, and applies the EXIF orientation. Output is always RGB.
+/// CMYK/YCCK to RGB, converts from an embedded ICC profile to sRGB (``ColorManagement``), and applies
+/// the EXIF orientation. Output is always RGB.
 /// At 1/8 a progressive JPEG is decoded from its ``ProgressiveDCStream``.
 ///
 /// Data that does not end with an EOI marker gets one appended before
@@ -19,20 +20,21 @@ struct JPEGDecoder: ImageDecoding {
   }
 
   /// Hands `body` a decompressor, the data (with an EOI appended when it lacks one), its header
-  /// (the pixel limit already checked) and its EXIF orientation: the start of every JPEG decode.
+  /// (the pixel limit already checked) and its markers (EXIF orientation, ICC profile): the start of
+  /// every JPEG decode.
   func withHeader<Result>(
     _ data: [UInt8], options: DecodeOptions,
-    _ body: (TurboJPEGDecompressor, UnsafeBufferPointer<UInt8>, TurboJPEGDecompressor.Header, ExifOrientation)
+    _ body: (TurboJPEGDecompressor, UnsafeBufferPointer<UInt8>, TurboJPEGDecompressor.Header, JPEGMarkers)
       throws(ImageError) -> Result
   ) throws(ImageError) -> Result {
-    let orientation = JPEGMarkers(data).orientation
+    let markers = JPEGMarkers(data)
     let decompressor = try TurboJPEGDecompressor()
     let endOfImage: [UInt8] = [0xFF, 0xD9]
     let complete = data.suffix(2).elementsEqual(endOfImage) ? data : data + endOfImage
     return try complete.withUnsafeBufferPointer { (jpeg) throws(ImageError) -> Result in
       let header = try decompressor.header(jpeg)
       try options.checkPixels(header.size, format: .jpeg)
-      return try body(decompressor, jpeg, header, orientation)
+      return try body(decompressor, jpeg, header, markers)
     }
   }
 
@@ -58,7 +60,8 @@ struct JPEGDecoder: ImageDecoding {
   }
 
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
-    try withHeader(data, options: options) { (decompressor, jpeg, header, orientation) throws(ImageError) in
+    try withHeader(data, options: options) { (decompressor, jpeg, header, markers) throws(ImageError) in
+      let orientation = markers.orientation
       let required = ShrinkOnLoad.requiredSize(
         stored: header.size, orientation: orientation, options: options,
         headroom: options.jpegShrinkHeadroom)
@@ -66,7 +69,8 @@ struct JPEGDecoder: ImageDecoding {
       let size = ShrinkOnLoad.scaledSize(header.size, by: factor)
       let isCMYK =
         header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
-      let buffer: PixelBuffer
+      var buffer: PixelBuffer
+      var profile: SourceProfile?
       if isCMYK {
         var cmyk = [UInt8](repeating: 0, count: size.width * size.height * 4)
         try Self.withStream(data, jpeg, scale: factor, isRawOutput: false) { (jpeg) throws(ImageError) in
@@ -74,7 +78,16 @@ struct JPEGDecoder: ImageDecoding {
             try decompressor.decompress(jpeg, into: output, size: size, pixelFormat: TJPF_CMYK)
           }
         }
-        buffer = CMYKConversion.rgb(fromInvertedCMYK: cmyk, width: size.width, height: size.height)
+        if let embedded = markers.profile {
+          let managed = ColorManagement.rgb(
+            fromInvertedCMYK: cmyk, width: size.width, height: size.height, profile: embedded)
+          profile = managed.profile
+          buffer =
+            managed.buffer
+            ?? CMYKConversion.rgb(fromInvertedCMYK: cmyk, width: size.width, height: size.height)
+        } else {
+          buffer = CMYKConversion.rgb(fromInvertedCMYK: cmyk, width: size.width, height: size.height)
+        }
       } else {
         var rgb = [UInt8](repeating: 0, count: size.width * size.height * 3)
         try Self.withStream(data, jpeg, scale: factor, isRawOutput: false) { (jpeg) throws(ImageError) in
@@ -83,9 +96,11 @@ struct JPEGDecoder: ImageDecoding {
           }
         }
         buffer = PixelBuffer(width: size.width, height: size.height, channels: 3, pixels: rgb)
+        if let embedded = markers.profile { profile = ColorManagement.convert(&buffer, from: embedded) }
       }
       return DecodedImage(
-        buffer: buffer.oriented(orientation), format: .jpeg, originalSize: orientation.upright(header.size))
+        buffer: buffer.oriented(orientation), format: .jpeg, originalSize: orientation.upright(header.size),
+        profile: profile)
     }
   }
 }

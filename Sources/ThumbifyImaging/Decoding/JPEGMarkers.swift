@@ -1,4 +1,5 @@
-/// What thumbify needs from a JPEG's marker segments before decoding: the EXIF orientation.
+/// What thumbify needs from a JPEG's marker segments before decoding: the EXIF orientation and
+/// the ICC profile.
 ///
 /// TurboJPEG does not report it, so the segments before the first scan are walked
 /// here, with every length bounds-checked. A malformed segment ends the walk
@@ -6,6 +7,9 @@
 struct JPEGMarkers {
   /// The orientation from the first APP1 `Exif` segment, ``ExifOrientation/up`` without one.
   var orientation: ExifOrientation = .up
+  /// The ICC profile from the APP2 `ICC_PROFILE` segments, `nil` without one.
+  var profile: EmbeddedProfile? { profileChunks.profile }
+  private var profileChunks = ICCProfileChunks()
 
   /// Walks the segments of `bytes` up to the first scan (SOS) or the end of the data.
   init(_ bytes: [UInt8]) {
@@ -28,6 +32,8 @@ struct JPEGMarkers {
       if marker == 0xE1, !sawExif, segment.matches(Array("Exif".utf8) + [0, 0]) {
         sawExif = true
         orientation = ExifOrientation(exif: segment) ?? .up
+      } else if marker == 0xE2, segment.matches(ICCProfileChunks.signature) {
+        profileChunks.add(segment)
       }
       offset += Int(length)
     }

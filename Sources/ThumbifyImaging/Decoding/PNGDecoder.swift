@@ -12,24 +12,32 @@ import CPNGRows
 /// thumbnail holds only the box-shrunk image (a 49-megapixel PNG for a
 /// 1200-pixel thumbnail: about 40 MB, not 150–200 MB). Adam7 passes are
 /// placed pixel by pixel, which also keeps clear of libpng 1.6.39's garbled
-/// interlaced 16-bit reads in its simplified API.
+/// interlaced 16-bit reads in its simplified API. An `iCCP` profile is converted to sRGB
+/// (``ColorManagement``) and an `eXIf` orientation applied, both to the shrunk pixels.
 struct PNGDecoder: ImageDecoding {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     try data.withUnsafeBufferPointer { (png) throws(ImageError) -> DecodedImage in
-      let (buffer, size, scale) = try Self.decodeReportingSize(UnsafeRawBufferPointer(png), options: options)
-      return DecodedImage(buffer: buffer, format: .png, originalSize: size, exactScale: scale)
+      let reader = try Self.read(UnsafeRawBufferPointer(png), options: options)
+      var buffer = reader.buffer
+      let profile = reader.rows.profile.map { ColorManagement.convert(&buffer, from: $0) }
+      let orientation = reader.rows.orientation
+      return DecodedImage(
+        buffer: buffer.oriented(orientation), format: .png,
+        originalSize: orientation.upright(reader.rows.size),
+        exactScale: reader.scale, profile: profile)
     }
   }
 
   /// Decodes PNG bytes held in memory at full size or box-shrunk; ICO entries call this directly.
   static func decode(_ png: UnsafeRawBufferPointer, options: DecodeOptions) throws(ImageError) -> PixelBuffer
   {
-    try decodeReportingSize(png, options: options).buffer
+    try read(png, options: options).buffer
   }
 
-  /// The decoded (possibly shrunk) pixels, the image's full size and the shrink's scale.
-  private static func decodeReportingSize(_ png: UnsafeRawBufferPointer, options: DecodeOptions)
-    throws(ImageError) -> (buffer: PixelBuffer, size: Size, scale: Double?)
+  /// The decoded (possibly shrunk) pixels as stored (neither oriented nor colour-converted), the
+  /// reader's facts (size, profile, orientation) and the shrink's scale.
+  private static func read(_ png: UnsafeRawBufferPointer, options: DecodeOptions)
+    throws(ImageError) -> (buffer: PixelBuffer, rows: RowReader, scale: Double?)
   {
     let reader = RowReader(options: options)
     var message = [CChar](repeating: 0, count: 256)
@@ -51,7 +59,7 @@ struct PNGDecoder: ImageDecoding {
       let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw .corrupt(format: .png, message: text.isEmpty ? "libpng reported no message." : text)
     }
-    return (canvas.finish(), reader.size, canvas.exactScale)
+    return (canvas.finish(), reader, canvas.exactScale)
   }
 
   /// The state libpng's callbacks reach through their context pointer.
@@ -60,12 +68,23 @@ struct PNGDecoder: ImageDecoding {
     var canvas: ShrinkingCanvas?
     var size = Size(width: 0, height: 0)
     var error: ImageError?
+    /// The iCCP profile (libpng drops one it finds malformed, with only a warning).
+    var profile: EmbeddedProfile?
+    /// The eXIf chunk's orientation, ``ExifOrientation/up`` without one.
+    var orientation = ExifOrientation.up
 
     init(options: DecodeOptions) { self.options = options }
 
     /// Checks the header and sets up the canvas; `false` stops the read.
     func begin(_ header: thumbify_png_header) -> Bool {
       size = Size(width: Int(header.width), height: Int(header.height))
+      if let icc = header.icc_profile, header.icc_profile_length > 0 {
+        profile = .bytes(Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_profile_length))))
+      }
+      if let exif = header.exif, header.exif_length > 0 {
+        let tiff = Array(UnsafeBufferPointer(start: exif, count: Int(header.exif_length)))
+        orientation = ExifOrientation(exif: ByteReader(tiff, format: .png)) ?? .up
+      }
       do throws(ImageError) {
         try options.checkPixels(size, format: .png)
       } catch {
@@ -73,7 +92,7 @@ struct PNGDecoder: ImageDecoding {
         return false
       }
       canvas = ShrinkingCanvas(
-        source: size, factor: ShrinkingCanvas.factor(for: size, options: options),
+        source: size, factor: ShrinkingCanvas.factor(for: size, orientation: orientation, options: options),
         channels: Int(header.channels), rowsInOrder: header.interlaced == 0)
       return true
     }

@@ -48,9 +48,9 @@ struct ShrinkingCanvas {
 
   /// The factor that box-shrinks an image of `size` as far as it can while the decode still covers
   /// what `options` ask for, with ``DecodeOptions/boxShrinkHeadroom`` left for the resampler.
-  static func factor(for size: Size, options: DecodeOptions) -> Int {
+  static func factor(for size: Size, orientation: ExifOrientation = .up, options: DecodeOptions) -> Int {
     let required = ShrinkOnLoad.requiredSize(
-      stored: size, orientation: .up, options: options, headroom: options.boxShrinkHeadroom)
+      stored: size, orientation: orientation, options: options, headroom: options.boxShrinkHeadroom)
     return max(1, min(size.width / max(1, required.width), size.height / max(1, required.height)))
   }
 

@@ -1,10 +1,13 @@
-/// The RIFF chunks of a WebP file that libwebp's simple API does not interpret: `EXIF` and the first `ANMF`.
+/// The RIFF chunks of a WebP file that libwebp's simple API does not interpret: `EXIF`, `ICCP` and the
+/// first `ANMF`.
 ///
 /// Every chunk size is bounds-checked; a malformed chunk ends the walk and
 /// leaves the rest unknown (libwebp reports real corruption when it decodes).
 struct WebPChunks {
   /// The orientation in the `EXIF` chunk, ``ExifOrientation/up`` without one.
   var orientation: ExifOrientation = .up
+  /// The `ICCP` chunk's profile, `nil` without one.
+  var profile: EmbeddedProfile?
   /// The payload of the first `ANMF` (animation frame) chunk, if any.
   var firstFrame: ByteReader?
 
@@ -17,6 +20,11 @@ struct WebPChunks {
     {
       if reader.matches(Array("EXIF".utf8), at: offset) {
         orientation = ExifOrientation(exif: payload) ?? .up
+      } else if reader.matches(Array("ICCP".utf8), at: offset), profile == nil {
+        profile =
+          payload.count <= ColorManagement.maxProfileBytes
+          ? .bytes(payload.contents)
+          : .malformed(.malformedChunks(format: .webp, message: "The ICCP chunk is \(payload.count) bytes."))
       } else if reader.matches(Array("ANMF".utf8), at: offset), firstFrame == nil {
         firstFrame = payload
       }

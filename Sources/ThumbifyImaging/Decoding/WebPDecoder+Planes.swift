@@ -2,8 +2,8 @@ import CWebP
 
 extension WebPDecoder {
   /// Decodes an opaque still WebP to its 4:2:0 Y′CbCr planes at full size, for the resizer
-  /// to shrink; `nil` for alpha, animation, or more than ``fullSizePlanesLimit`` pixels
-  /// (those keep the RGB path).
+  /// to shrink; `nil` for alpha, animation, an ICC profile other than sRGB, or more than
+  /// ``fullSizePlanesLimit`` pixels (those keep the RGB path).
   ///
   /// libwebp's scaled decode (the RGB path) costs more than the decode itself: its
   /// area-averaging rescaler runs over every source row. Here `WebPDecode` writes the
@@ -16,16 +16,20 @@ extension WebPDecoder {
     let features = try Self.features(of: data)
     let stored = Size(width: Int(features.width), height: Int(features.height))
     try options.checkPixels(stored, format: .webp)
+    let chunks = WebPChunks(data)
     guard features.has_animation == 0, features.has_alpha == 0,
-      stored.width * stored.height <= fullSizePlanesLimit
+      stored.width * stored.height <= fullSizePlanesLimit,
+      // Planes are sRGB's: a profile that needs converting goes the RGB path, which converts it.
+      !ColorManagement.needsConversion(chunks.profile)
     else { return nil }
-    let orientation = WebPChunks(data).orientation
+    let orientation = chunks.orientation
     let scaled = Self.scaledSize(
       stored, required: ShrinkOnLoad.requiredSize(stored: stored, orientation: orientation, options: options))
     let planes = try Self.decodePlanes(
       data, size: stored, bypassFiltering: Self.bypassesFiltering(stored: stored, scaled: scaled))
     return DecodedPlanes(
-      image: planes.oriented(orientation), format: .webp, originalSize: orientation.upright(stored))
+      image: planes.oriented(orientation), format: .webp, originalSize: orientation.upright(stored),
+      profile: chunks.profile.map(ColorManagement.unconverted))
   }
 
   /// Whether a decode for a `scaled` thumbnail skips the in-loop filter: libwebp's own rule for

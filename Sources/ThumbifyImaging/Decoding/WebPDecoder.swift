@@ -5,7 +5,8 @@ import CWebP
 /// The header (`WebPGetFeatures`) is read first and the pixel limit checked;
 /// then `WebPDecode` writes straight into the output buffer, scaled by
 /// libwebp's area-averaging rescaler to the size ``ShrinkOnLoad`` requires.
-/// The orientation in an `EXIF` chunk is applied. Output is RGBA when the
+/// The orientation in an `EXIF` chunk is applied, and an `ICCP` profile converted to sRGB
+/// (``ColorManagement``). Output is RGBA when the
 /// bitstream has alpha, RGB otherwise. For an animation, the first frame is decoded.
 /// The planar path decodes opaque stills at full size instead (``decodePlanes(_:options:)``).
 struct WebPDecoder: ImageDecoding {
@@ -24,10 +25,12 @@ struct WebPDecoder: ImageDecoding {
     let orientation = chunks.orientation
     let size = Self.scaledSize(
       stored, required: ShrinkOnLoad.requiredSize(stored: stored, orientation: orientation, options: options))
-    let buffer = try Self.decodeBitstream(
+    var buffer = try Self.decodeBitstream(
       data, size: size, scaled: size != stored, hasAlpha: features.has_alpha != 0)
+    let profile = chunks.profile.map { ColorManagement.convert(&buffer, from: $0) }
     return DecodedImage(
-      buffer: buffer.oriented(orientation), format: .webp, originalSize: orientation.upright(stored))
+      buffer: buffer.oriented(orientation), format: .webp, originalSize: orientation.upright(stored),
+      profile: profile)
   }
 
   /// The header's size, alpha and animation flags.

@@ -87,12 +87,18 @@ public struct DecodedPlanes: Sendable {
   public var originalSize: Size
   /// As ``DecodedImage/exactScale``.
   public var exactScale: Double?
+  /// As ``DecodedImage/profile``: planes are decoded only from sources whose profile (if any) is sRGB.
+  public var profile: SourceProfile?
 
-  public init(image: YCbCrImage, format: ImageFormat, originalSize: Size, exactScale: Double? = nil) {
+  public init(
+    image: YCbCrImage, format: ImageFormat, originalSize: Size, exactScale: Double? = nil,
+    profile: SourceProfile? = nil
+  ) {
     self.image = image
     self.format = format
     self.originalSize = originalSize
     self.exactScale = exactScale
+    self.profile = profile
   }
 }
 

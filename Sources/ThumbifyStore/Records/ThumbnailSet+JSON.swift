@@ -10,6 +10,7 @@ extension ThumbnailSet: JSONWritable {
       json.member("color", color)
       json.member("height", height)
       json.member("placeholder", placeholder)
+      json.member("profile", profile)
       json.member("source", source)
       json.member("variants", variants)
       json.member("width", width)
@@ -27,6 +28,25 @@ extension Thumbnail: JSONWritable {
       json.member("path", path)
       json.member("sha256", sha256)
       json.member("width", width)
+    }
+  }
+}
+
+extension ProfileRecord: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("converted", converted)
+      json.member("description", description)
+      json.member("warning", warning)
+    }
+  }
+}
+
+extension ProfileWarningRecord: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("code", code)
+      json.member("message", message)
     }
   }
 }

@@ -12,9 +12,12 @@ public struct ThumbnailSet: Sendable, Codable, Equatable {
   /// Dominant colour, `#rrggbb`.
   public var color: String
   public var variants: [Thumbnail]
+  /// The colour profile the source embedded and what was done with it; `nil` when it had none.
+  public var profile: ProfileRecord?
 
   public init(
-    source: String, width: Int, height: Int, placeholder: String, color: String, variants: [Thumbnail]
+    source: String, width: Int, height: Int, placeholder: String, color: String, variants: [Thumbnail],
+    profile: ProfileRecord? = nil
   ) {
     self.source = source
     self.width = width
@@ -22,6 +25,40 @@ public struct ThumbnailSet: Sendable, Codable, Equatable {
     self.placeholder = placeholder
     self.color = color
     self.variants = variants
+    self.profile = profile
+  }
+}
+
+/// A source's embedded ICC profile as the manifest records it (``SourceProfile``).
+public struct ProfileRecord: Sendable, Codable, Equatable {
+  /// The profile's description tag, e.g. `Adobe RGB (1998)`.
+  public var description: String?
+  /// Whether the pixels were converted to sRGB (`false`: sRGB already, or ignored with a warning).
+  public var converted: Bool
+  /// Why the profile was ignored; the image was then treated as sRGB.
+  public var warning: ProfileWarningRecord?
+
+  public init(description: String?, converted: Bool, warning: ProfileWarningRecord? = nil) {
+    self.description = description
+    self.converted = converted
+    self.warning = warning
+  }
+
+  public init(_ profile: SourceProfile) {
+    self.init(
+      description: profile.description, converted: profile.isConverted,
+      warning: profile.warning.map { ProfileWarningRecord(code: $0.code, message: $0.description) })
+  }
+}
+
+/// A ``ColorProfileWarning``'s stable code and sentence.
+public struct ProfileWarningRecord: Sendable, Codable, Equatable {
+  public var code: String
+  public var message: String
+
+  public init(code: String, message: String) {
+    self.code = code
+    self.message = message
   }
 }
 

@@ -29,6 +29,33 @@ struct OrientationTests {
     }
   }
 
+  @Test(arguments: 1...8, [false, true])
+  func pngWithAnExifChunkIsDecodedUpright(orientation: Int, isLittleEndian: Bool) throws {
+    // Given the upright 64×32 picture stored as this orientation stores it, in a PNG with an eXIf chunk
+    let stored = TestImages.storedPicture(orientation)
+    let png = TestImages.png(
+      TestImages.png(stored.pixels, width: stored.width, height: stored.height, format: 2),
+      inserting: [("eXIf", TestImages.tiffOrientation(UInt16(orientation), isLittleEndian: isLittleEndian))])
+
+    // When it is decoded, at full size and for a 16×8 thumbnail (a box-shrunk decode)
+    let image = try ImageDecoder().decode(png, options: DecodeOptions())
+    let small = try ImageDecoder().decode(png, options: DecodeOptions(target: Size(width: 16, height: 8)))
+
+    // Then the output is the upright picture at the upright size, turned once
+    #expect(image.buffer.width == 64 && image.buffer.height == 32)
+    #expect(image.originalSize == Size(width: 64, height: 32))
+    for (index, (x, y)) in [(8, 8), (56, 8), (8, 24), (56, 24)].enumerated() {
+      let (r, g, b) = TestImages.quadrantColors[index]
+      #expect(TestImages.pixel(image.buffer, x, y) == [r, g, b])
+      #expect(
+        TestImages.pixel(small.buffer, x * small.buffer.width / 64, y * small.buffer.height / 32) == [
+          r, g, b,
+        ])
+    }
+    #expect(small.buffer.width >= 16 && small.buffer.width == small.buffer.height * 2)
+    #expect(small.originalSize == Size(width: 64, height: 32))
+  }
+
   @Test(arguments: ExifOrientation.allCases)
   func transformMovesEveryPixelExactly(orientation: ExifOrientation) {
     // Given a 3×2 buffer whose pixels are numbered

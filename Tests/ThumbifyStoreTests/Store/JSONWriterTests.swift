@@ -63,7 +63,10 @@ struct JSONWriterTests {
       sha256: String(repeating: "ab", count: 32))
     let set = ThumbnailSet(
       source: "https://example.com/i.jpg", width: 1200, height: 630, placeholder: "3IoFDIDPqGV2d6d6",
-      color: "#88c847", variants: [thumbnail, thumbnail])
+      color: "#88c847", variants: [thumbnail, thumbnail],
+      profile: ProfileRecord(
+        description: "Adobe RGB (1998)", converted: false,
+        warning: ProfileWarningRecord(code: "colorProfileUnusable", message: "The profile is \"odd\".")))
     let error = RecordError(code: "httpStatus", message: "The server answered HTTP 503.", stage: "fetch")
     return CrawlRecord(
       originalURL: "https://Example.com/a#top", normalizedURL: "https://example.com/a", outcome: .stale,
