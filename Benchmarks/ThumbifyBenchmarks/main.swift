@@ -8,6 +8,7 @@ let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   (name: "fetch", run: FetchBenchmark.run),
   (name: "crawl", run: CrawlBenchmark.run),
   (name: "encode", run: EncodeBenchmark.run),
+  (name: "shard", run: ShardBenchmark.run),
 ]
 
 Harness.warnIfDebug()
