@@ -56,21 +56,41 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
   /// What a normalized URL is sharded by: its registrable domain, else its host (without a trailing
   /// dot), or `host:port` for an IP literal (the port as the URL has it: none when it is the default).
   public static func key(ofNormalizedURL url: String) -> String {
-    var rest = Substring(url)
-    if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
-    let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-    let hostPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-    if hostPort.hasPrefix("[") { return String(hostPort) }  // IPv6, with its port
-    let host = hostPort.firstIndex(of: ":").map { hostPort[..<$0] } ?? hostPort
+    // On the UTF-8 view: Foundation's `range(of:)` and Character properties cost microseconds a line,
+    // and every shard does this for every line of the list.
+    let bytes = url.utf8
+    var start = bytes.startIndex
+    if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) {
+      start = bytes.index(colon, offsetBy: 3)
+    }
+    let end =
+      bytes[start...].firstIndex {
+        $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+      } ?? bytes.endIndex
+    if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) { start = bytes.index(after: at) }
+    let hostPort = url[start..<end]
+    if hostPort.utf8.first == UInt8(ascii: "[") { return String(hostPort) }  // IPv6, with its port
+    let host = hostPort.utf8.firstIndex(of: UInt8(ascii: ":")).map { hostPort[..<$0] } ?? hostPort
     if isIPv4(host) { return String(hostPort) }
-    let name = host.hasSuffix(".") ? String(host.dropLast()) : String(host)
+    let name = host.utf8.last == UInt8(ascii: ".") ? String(host.dropLast()) : String(host)
     return PublicSuffixList.registrableDomain(of: name) ?? name
   }
 
   /// Dotted decimal, the only IPv4 form a normalized URL has.
   private static func isIPv4(_ host: Substring) -> Bool {
-    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-    return parts.count == 4
-      && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+    var dots = 0
+    var digits = 0
+    for byte in host.utf8 {
+      if byte == UInt8(ascii: ".") {
+        guard digits > 0 else { return false }
+        dots += 1
+        digits = 0
+      } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+        digits += 1
+      } else {
+        return false
+      }
+    }
+    return dots == 3 && digits > 0
   }
 }
