@@ -9,6 +9,7 @@ let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   (name: "crawl", run: CrawlBenchmark.run),
   (name: "encode", run: EncodeBenchmark.run),
   (name: "colour", run: ColourBenchmark.run),
+  (name: "shard", run: ShardBenchmark.run),
 ]
 
 Harness.warnIfDebug()

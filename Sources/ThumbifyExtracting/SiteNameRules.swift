@@ -113,17 +113,11 @@ struct SiteNameRules {
 
   /// Whether `suffix` names the host: its first words, letters and digits only and without case,
   /// spell the registrable name (`The Verge` / `theverge.com`, `BBC News` / `bbc.co.uk`) or the
-  /// registrable domain (`Example.com`). The registrable name is the label before the public suffix,
-  /// approximated without the Public Suffix List: the last label, or the last two when they look like
-  /// `co.uk` (a common second-level label before a two-letter country code).
+  /// registrable domain (`Example.com`). The registrable name is the label before the public suffix
+  /// (`PublicSuffixList`, the same registrable domain a sharded crawl groups hosts by).
   static func names(_ suffix: String, host: String) -> Bool {
-    var labels = host.split(separator: ".").map { String($0) }
-    guard labels.count >= 2 else { return false }
-    let secondLevel: Set<String> = ["co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go"]
-    let publicSuffixLength =
-      labels.count >= 3 && labels[labels.count - 1].count == 2
-        && secondLevel.contains(labels[labels.count - 2]) ? 2 : 1
-    labels = Array(labels.suffix(publicSuffixLength + 1))
+    guard let domain = PublicSuffixList.registrableDomain(of: host.lowercased()) else { return false }
+    let labels = domain.split(separator: ".").map { String($0) }
     let targets: Set<String> = [normalized(labels[0]), normalized(labels.joined())]
     var spelled = ""
     for word in suffix.split(separator: " ") {

@@ -9,7 +9,7 @@ struct CrawlCommandTests {
     "thumbify crawl <urls-file> --out <dir> [--state <dir>] [--variant <spec> ...] [--max-age <duration>] "
     + "[--timeout <duration>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
     + "[--cacert <file>] [--contact <url>] [--max-failures <n|p%>] [--prune] [--prune-max <n|p%>] [--force-prune] "
-    + "[--metrics <file>] [--quiet] [--log-format <format>]"
+    + "[--metrics <file>] [--shard <k/n>] [--shards <n>] [--quiet] [--log-format <format>]"
 
   @Test func crawlHelpShowsUsageOptionsAndExitCodes() async {
     let result = await runCLI(["crawl", "--help"])
@@ -87,6 +87,25 @@ struct CrawlCommandTests {
     ),
     (["crawl", "u", "--out", "x", "--prune-max", "5"], "'--prune-max' needs '--prune'"),
     (["crawl", "u", "--out", "x", "--force-prune"], "'--force-prune' needs '--prune'"),
+    (
+      ["crawl", "u", "--out", "x", "--shard", "4/4"],
+      "The value '4/4' is invalid for '--shard <k/n>': give K/N with 0 <= K < N"
+    ),
+    (["crawl", "u", "--out", "x", "--shards", "0"], "The value '0' is invalid for '--shards <n>'"),
+    (
+      ["crawl", "u", "--out", "x", "--shard", "1/4", "--shards", "3"],
+      "'--shards 3' disagrees with '--shard 1/4'"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--shards", "4"],
+      "'--shards' needs an array index: --shard K/N, or SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or "
+        + "AWS_BATCH_JOB_ARRAY_INDEX in the environment"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--shard", "0/2", "--prune"],
+      "'--prune' cannot be used by a shard: a shard's list is a part of the corpus; prune the merged "
+        + "directory's URLs with an unsharded crawl"
+    ),
   ])
   func badCrawlUsageIsTheThreeLineErrorBlock(arguments: [String], message: String) async {
     let result = await runCLI(arguments)
@@ -98,6 +117,42 @@ struct CrawlCommandTests {
       result.err.hasSuffix(
         "\nUsage: \(Self.crawlUsage)\n  See 'thumbify crawl --help' for more information.\n"))
     #expect(result.err.split(separator: "\n").count <= 4)
+  }
+
+  /// The array index of a scheduler's task names the shard; `--shard` wins over the environment.
+  @Test(arguments: [
+    ([String: String](), ["--shard", "1/3"], "1/3", "--shard 1/3"),
+    (
+      ["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0"], [], "2/4",
+      "SLURM_ARRAY_TASK_ID=2, SLURM_ARRAY_TASK_COUNT=4, SLURM_ARRAY_TASK_MIN=0"
+    ),
+    (
+      ["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"], [], "3/4",
+      "SLURM_ARRAY_TASK_ID=4, SLURM_ARRAY_TASK_COUNT=4, SLURM_ARRAY_TASK_MIN=1"
+    ),
+    (["JOB_COMPLETION_INDEX": "5"], ["--shards", "8"], "5/8", "JOB_COMPLETION_INDEX=5"),
+    (["AWS_BATCH_JOB_ARRAY_INDEX": "0"], ["--shards", "2"], "0/2", "AWS_BATCH_JOB_ARRAY_INDEX=0"),
+    (["JOB_COMPLETION_INDEX": "5"], ["--shard", "0/2"], "0/2", "--shard 0/2"),
+  ])
+  func shardFromTheEnvironment(
+    environment: [String: String], arguments: [String], shard: String, source: String
+  ) throws {
+    let parsed = try ArgumentParser.parse(["u", "--out", "x"] + arguments, spec: CrawlCommand.spec)
+    let options = try CrawlCommand.parse(parsed, environment: environment)
+    #expect(options.shard?.shard.description == shard)
+    #expect(options.shard?.source == source)
+  }
+
+  @Test func noShardWithoutAnIndex() throws {
+    let parsed = try ArgumentParser.parse(["u", "--out", "x"], spec: CrawlCommand.spec)
+    #expect(try CrawlCommand.parse(parsed, environment: ["SLURM_ARRAY_TASK_ID": "1"]).shard == nil)
+    #expect(throws: UsageError.self) {
+      try CrawlCommand.parse(parsed, environment: ["JOB_COMPLETION_INDEX": "1"])
+    }
+    #expect(throws: UsageError.self) {
+      let shards = try ArgumentParser.parse(["u", "--out", "x", "--shards", "2"], spec: CrawlCommand.spec)
+      return try CrawlCommand.parse(shards, environment: ["JOB_COMPLETION_INDEX": "2"])
+    }
   }
 
   @Test func anUnreadableListIsFatal() async {

@@ -139,6 +139,8 @@ public final class CrawlJob: Sendable {
     }
   }
   let pruning: Pruning?
+  /// Crawls only this shard's URLs of the list (`thumbify crawl --shard K/N`).
+  let shard: Shard?
 
   /// - Parameters:
   ///   - layout: the output directory and the state directory, both explicit (the CLI resolves the
@@ -148,13 +150,20 @@ public final class CrawlJob: Sendable {
   ///   - extractor: in production a `MetadataExtractor`.
   ///   - thumbnailer: in production a `Thumbnailer` whose `BlobStore` is rooted at `layout.directory`.
   ///   - robots: a robots.txt cache kept in the state database between runs, when given.
-  ///   - pruning: remove the URLs missing from the list; `nil` keeps them.
+  ///   - pruning: remove the URLs missing from the list; `nil` keeps them. Not with a shard (ignored
+  ///     then; the CLI refuses the combination).
+  ///   - shard: crawl only this shard's URLs of the list. The manifest then holds this shard's listed
+  ///     URLs in list order, then the kept records of this shard's URLs missing from the list (the
+  ///     state's pages of other shards are left out and left alone), and no card is swept: the output
+  ///     directory may hold other shards' cards (a state or directory reused after N changed), and
+  ///     what the served directory holds is for a merge of the shards to decide (issue 23, not built yet).
   public init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
-    pruning: Pruning? = nil
+    pruning: Pruning? = nil, shard: Shard? = nil
   ) {
-    self.pruning = pruning
+    self.shard = shard
+    self.pruning = shard == nil ? pruning : nil
     self.robots = robots
     self.layout = layout
     self.configuration = configuration
@@ -233,7 +242,14 @@ public final class CrawlJob: Sendable {
         decodeJournal: journal,
         stop: stopper)
       let counts = Mutex(Summary())
-      try await crawler.crawl(try openList()) { event in
+      let shard = shard
+      /// The list, reading only this run's shard.
+      func open() throws(StoreError) -> URLListReader {
+        let reader = try openList()
+        reader.shard = shard
+        return reader
+      }
+      try await crawler.crawl(try open()) { event in
         counts.withLock { summary in
           switch event {
           case .record(_, _, let isReused):
@@ -262,13 +278,14 @@ public final class CrawlJob: Sendable {
       // which cards to keep instead of holding a set of every key (memory stays flat with the list).
       let cards = BackgroundCardWriter(
         try cardWriter.start(keeping: { (key) throws(StoreError) in try state.isListed(key) }))
-      let list = ListCursor(try openList())
+      let list = ListCursor(try open())
       // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
       // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
       let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
       try state.forEachRecord(
         of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
         keepingUnlisted: pruning == nil || isStopped,
+        isUnlistedKept: { url in shard?.contains(normalizedURL: url) ?? true },
         in: {
           while let entry = list.next() {
             if case .url(_, _, let normalized) = entry { return normalized }
@@ -328,7 +345,7 @@ public final class CrawlJob: Sendable {
           if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
         }
       }
-      if hadCards && !isStopped { _ = try cards.finish() }
+      if hadCards && !isStopped && shard == nil { _ = try cards.finish() }
       summary.records = writer.count
       if !isStopped { try state.finishRun(run.id) }
       summary.seconds = Date().timeIntervalSince(started)

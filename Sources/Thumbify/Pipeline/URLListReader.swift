@@ -22,6 +22,9 @@ public final class URLListReader: @unchecked Sendable {
 
   private let lines: LineReader
   private var lineNumber = 0
+  /// Reads only this shard's URLs (`Shard`): the other shards' lines are skipped, and invalid lines
+  /// are reported by shard 0 alone, so that the shards of one list report each line once.
+  public var shard: Shard?
   /// Lines longer than this are reported as invalid without being kept whole.
   public static let maxLineLength = 64 * 1024
 
@@ -53,14 +56,19 @@ public final class URLListReader: @unchecked Sendable {
       let text = Self.trimmed(line)
       if text.isEmpty || text.hasPrefix("#") { continue }
       if line.count > Self.maxLineLength {
+        if let shard, shard.index != 0 { continue }
         return .invalid(
           line: lineNumber, text: String(text.prefix(80)) + "…", error: .invalidURL("(line too long)"))
       }
+      let normalized: String
       do {
-        return .url(line: lineNumber, url: text, normalizedURL: try URLNormalization.normalize(text))
+        normalized = try URLNormalization.normalize(text)
       } catch {
+        if let shard, shard.index != 0 { continue }
         return .invalid(line: lineNumber, text: text, error: error)
       }
+      if let shard, !shard.contains(normalizedURL: normalized) { continue }
+      return .url(line: lineNumber, url: text, normalizedURL: normalized)
     }
     return nil
   }

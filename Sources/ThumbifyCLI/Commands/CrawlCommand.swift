@@ -83,6 +83,17 @@ enum CrawlCommand: Subcommand {
       .option(
         "metrics", value: "file",
         help: "Write a Prometheus textfile (node_exporter's textfile collector) with the run's counts."),
+      .option(
+        "shard", value: "k/n",
+        help:
+          "Crawl only shard K of N: the URLs whose registrable domain (IP literals: host and port) hashes to "
+          + "K modulo N. Without it, a Slurm array task (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) is one "
+          + "shard, and so is a Kubernetes Indexed Job's (JOB_COMPLETION_INDEX) or an AWS Batch array's "
+          + "(AWS_BATCH_JOB_ARRAY_INDEX) with --shards. Give each shard its own --out and --state (docs/crawl.md, "
+          + "\"Sharded crawls\")."),
+      .option(
+        "shards", value: "n",
+        help: "The number of shards, for an array index taken from the environment (see --shard)."),
       .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
     ]
   )
@@ -103,9 +114,13 @@ enum CrawlCommand: Subcommand {
     var isPruneForced: Bool
     /// `--metrics <file>`.
     var metricsPath: String?
+    /// `--shard K/N`, or the array task the environment names (`ShardSelection`).
+    var shard: ShardSelection?
   }
 
-  static func parse(_ arguments: ParsedArguments) throws(UsageError) -> Options {
+  static func parse(_ arguments: ParsedArguments, environment: [String: String] = [:]) throws(UsageError)
+    -> Options
+  {
     func integer(_ name: String, _ synopsis: String, range: ClosedRange<Int>) throws(UsageError) -> Int {
       let text = arguments.value(name) ?? ""
       guard let value = Int(text), range.contains(value) else {
@@ -132,6 +147,12 @@ enum CrawlCommand: Subcommand {
         throw UsageError("'--\(name)' needs '--prune'")
       }
     }
+    let shard = try ShardSelection.resolve(arguments, environment: environment)
+    if shard != nil && isPruning {
+      throw UsageError(
+        "'--prune' cannot be used by a shard: a shard's list is a part of the corpus; prune the merged "
+          + "directory's URLs with an unsharded crawl")
+    }
     return Options(
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
       configuration: CrawlConfiguration(
@@ -143,12 +164,15 @@ enum CrawlCommand: Subcommand {
       maxFailures: try threshold("max-failures", default: "0"),
       pruneLimit: isPruning ? try threshold("prune-max", default: "20%") : nil,
       isPruneForced: arguments.flag("force-prune"),
-      metricsPath: arguments.value("metrics"))
+      metricsPath: arguments.value("metrics"), shard: shard)
   }
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    let options = try parse(arguments)
+    let options = try parse(arguments, environment: console.environment)
     let diagnostics = Diagnostics(console: console, format: options.logFormat, command: name)
+    if let shard = options.shard, !options.isQuiet {
+      diagnostics.note(shard.description, event: "shard")
+    }
     func fatal(_ message: String, hint: String? = nil, code: String? = nil) -> Int32 {
       diagnostics.error(message, hint: hint, code: code)
       return ExitCode.fatal
@@ -203,7 +227,9 @@ enum CrawlCommand: Subcommand {
       return fatal(error.description, code: error.code)
     }
     defer { components.shutdown() }
-    let total = console.isErrorTerminal && !options.isQuiet && !isStandardInput ? countLines(listPath) : nil
+    let total =
+      console.isErrorTerminal && !options.isQuiet && !isStandardInput
+      ? countLines(listPath, shard: options.shard?.shard) : nil
     let progress = CrawlProgress(
       console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
     progress.start()
@@ -213,7 +239,7 @@ enum CrawlCommand: Subcommand {
     let job = CrawlJob(
       layout: layout, configuration: options.configuration,
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
-      robots: components.robots, pruning: pruning)
+      robots: components.robots, pruning: pruning, shard: options.shard?.shard)
     let signals = StopSignals(
       onFirst: { signal in
         job.stop(cancellingAfter: .seconds(2))
@@ -285,8 +311,9 @@ enum CrawlCommand: Subcommand {
   }
 
   /// Non-comment, non-blank lines of the list, for the progress bar's total.
-  private static func countLines(_ path: String) -> Int? {
+  private static func countLines(_ path: String, shard: Shard?) -> Int? {
     guard let reader = try? URLListReader(path: path) else { return nil }
+    reader.shard = shard
     var count = 0
     while (try? reader.next()) != nil { count += 1 }
     return count

@@ -98,8 +98,11 @@ extension StateStore {
   ///     URLs without a record of `run` are skipped, and so are URLs already handed over.
   ///   - keepingEarlier: a URL without a record of `run` is handed over with its last good record from
   ///     an earlier run, if it has one (`StoredRecord.isEarlier`): the manifest of a stopped run.
+  ///   - isUnlistedKept: of the pages `keepingUnlisted` hands over, only those whose URL it accepts (a
+  ///     sharded run keeps its own shard's: the others' belong in the other shards' manifests).
   public func forEachRecord(
     of run: Int64, isDistinct: Bool = false, keepingEarlier: Bool = false, keepingUnlisted: Bool = false,
+    isUnlistedKept: (String) -> Bool = { _ in true },
     in next: () -> String?,
     _ body: (StoredRecord) throws -> Void
   ) throws {
@@ -157,7 +160,7 @@ extension StateStore {
       }
     }
     if keepingUnlisted, try pageCount() > handed {
-      try forEachUnlistedRecord(of: run, remembering: !isDistinct, body)
+      try forEachUnlistedRecord(of: run, remembering: !isDistinct, isKept: isUnlistedKept, body)
     }
     try withConnection { (connection) throws(StoreError) in
       try connection.run { (db) throws(StoreError) in try db.execute("COMMIT") }
@@ -168,7 +171,7 @@ extension StateStore {
 
   /// The kept half of `forEachRecord`: the pages without a record of `run`, in `rowid` order.
   private func forEachUnlistedRecord(
-    of run: Int64, remembering: Bool, _ body: (StoredRecord) throws -> Void
+    of run: Int64, remembering: Bool, isKept: (String) -> Bool, _ body: (StoredRecord) throws -> Void
   ) throws {
     // `forEachRow` takes no throwing body: the first error stops the handing over and is thrown after.
     var failure: (any Error)?
@@ -179,7 +182,7 @@ extension StateStore {
         WHERE run IS NOT ?1 ORDER BY rowid
         """, [.integer(run)]
       ) { row in
-        guard failure == nil, let url = row[0].text, let json = row[1].text else { return }
+        guard failure == nil, let url = row[0].text, let json = row[1].text, isKept(url) else { return }
         do {
           if remembering {
             try db.query(

@@ -27,9 +27,14 @@ final class LoopbackNginx: @unchecked Sendable {
     var serverDirectives = ""
     /// nginx's `limit_rate` for every response (e.g. `100k`: bytes per second), to make pages slow.
     var limitRate: String?
+    /// More ports the same server listens on (127.0.0.1 too): a web of one address and many ports,
+    /// which a sharded crawl must still spread (`ports`, `portLog()`).
+    var extraPorts = 0
   }
 
   let port: Int
+  /// `port`, then the extra ports.
+  let ports: [Int]
   let prefix: URL
   let docroot: URL
   /// The test CA's certificate when serving HTTPS.
@@ -58,7 +63,15 @@ final class LoopbackNginx: @unchecked Sendable {
       caFile = nil
     }
     port = try Self.freePort()
-    let listen = "127.0.0.1:\(port)" + (secure ? " ssl" : "") + (options.http2 ? " http2" : "")
+    var ports = [port]
+    while ports.count <= options.extraPorts {
+      let extra = try Self.freePort()
+      if !ports.contains(extra) { ports.append(extra) }
+    }
+    self.ports = ports
+    let listen = ports.map {
+      "listen 127.0.0.1:\($0)" + (secure ? " ssl" : "") + (options.http2 ? " http2" : "") + ";"
+    }.joined(separator: "\n      ")
     let p = prefix.path
     let conf = """
       daemon off;
@@ -70,6 +83,8 @@ final class LoopbackNginx: @unchecked Sendable {
       http {
         log_format probe '$status $request_method $request_uri $connection $connection_requests $server_protocol "$http_user_agent"';
         access_log \(p)/logs/access.log probe;
+        log_format ports '$server_port $request_uri';
+        access_log \(p)/logs/ports.log ports;
         client_body_temp_path \(p)/tmp/body;
         proxy_temp_path \(p)/tmp/proxy;
         fastcgi_temp_path \(p)/tmp/fastcgi;
@@ -84,7 +99,7 @@ final class LoopbackNginx: @unchecked Sendable {
         gzip_min_length 0;
         \(options.limitRate.map { "limit_rate \($0);" } ?? "")
         server {
-          listen \(listen);
+          \(listen)
           \(tls)
           root \(self.docroot.path);
           \(options.serverDirectives)
@@ -116,6 +131,17 @@ final class LoopbackNginx: @unchecked Sendable {
     let text =
       (try? String(contentsOf: prefix.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
     return text.split(separator: "\n").map(String.init)
+  }
+
+  /// The port and request URI of every request (`<port> <uri>`), in the order nginx logged them.
+  func portLog() -> [(port: Int, uri: String)] {
+    let text =
+      (try? String(contentsOf: prefix.appendingPathComponent("logs/ports.log"), encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").compactMap { line in
+      let fields = line.split(separator: " ", maxSplits: 1)
+      guard fields.count == 2, let port = Int(fields[0]) else { return nil }
+      return (port, String(fields[1]))
+    }
   }
 
   /// Stops nginx (the watchdog SIGKILLs it when its stdin closes) and removes the prefix; does not

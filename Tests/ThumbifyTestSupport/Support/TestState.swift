@@ -18,6 +18,10 @@ enum TestState {
   static var environment: [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_STATE_HOME"] = home
+    // A suite run inside a scheduler's array task (a Slurm allocation) must not shard its crawls.
+    for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] {
+      environment[name] = nil
+    }
     return environment
   }
 

@@ -41,6 +41,35 @@ struct URLListReaderTests {
     #expect(try entries(URLListReader(bytes: Array(Self.text.utf8))) == Self.expected)
   }
 
+  /// With a shard, a reader returns only that shard's URLs (line numbers as in the whole list), and the
+  /// invalid lines in shard 0 alone: the shards together read each line once.
+  @Test func aShardReadsItsURLsAndShardZeroTheInvalidLines() throws {
+    let lines = (0..<200).map { "http://h\($0 % 40).example\($0 % 9).org/p\($0)" } + ["not a url"]
+    let bytes = Array(lines.joined(separator: "\n").utf8)
+    let all = try entries(URLListReader(bytes: bytes))
+    var union: [URLListReader.Entry] = []
+    for index in 0..<3 {
+      let reader = URLListReader(bytes: bytes)
+      reader.shard = Shard(index: index, count: 3)
+      let read = try entries(reader)
+      for entry in read {
+        if case .url(_, _, let normalized) = entry {
+          #expect(Shard.index(ofNormalizedURL: normalized, count: 3) == index)
+        } else {
+          #expect(index == 0)
+        }
+      }
+      #expect(!read.isEmpty)
+      union += read
+    }
+    func line(_ entry: URLListReader.Entry) -> Int {
+      switch entry {
+      case .url(let line, _, _), .invalid(let line, _, _): line
+      }
+    }
+    #expect(union.sorted { line($0) < line($1) } == all)
+  }
+
   /// Issue 17: a list saved by a Windows editor starts with a UTF-8 byte order mark, which made its
   /// first URL invalid. Only a mark at the very start is dropped.
   @Test func aByteOrderMarkBeforeTheFirstURLIsNotPartOfIt() throws {
