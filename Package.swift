@@ -25,6 +25,8 @@ let package = Package(
     systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
     systemLibrary("CUchardet", pkgConfig: "uchardet", apt: "libuchardet-dev"),
     systemLibrary("CLCMS2", pkgConfig: "lcms2", apt: "liblcms2-dev"),
+    systemLibrary("CAvif", pkgConfig: nil, apt: "libavif-dev"),  // pkg-config adds only -DAVIF_DLL (Windows)
+    systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: "librsvg2-dev"),
     .systemLibrary(name: "CLinux"),  // Linux calls Swift's Glibc module leaves out (no library)
     // The library's layers, each a target so that the compiler refuses an upward import
     // (docs/architecture.md): system → imaging, fetching, extracting → store → Thumbify → CLI.
@@ -35,7 +37,9 @@ let package = Package(
     .target(name: "CDecodeJournal"),
     .target(
       name: "ThumbifyImaging",
-      dependencies: ["ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF", "CLCMS2"]),
+      dependencies: [
+        "ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF", "CLCMS2", "CAvif", "CRsvg",
+      ]),
     .target(name: "ThumbifyFetching", dependencies: ["ThumbifySystem", "CCurl", "CLinux"]),
     .target(name: "ThumbifyExtracting", dependencies: ["CUchardet"]),
     // Headless Chromium over the DevTools pipe, for pages that need JavaScript (docs/rendering.md).

@@ -1,8 +1,10 @@
 /// Orders icon candidates for a target size.
 ///
-/// Raster icons come before vector ones (SVG, `mask-icon`, `sizes="any"`). Among raster
-/// icons: those at least as big as the target, smallest first; then icons of unknown size;
-/// then smaller ones, largest first; other `*icon*` rels (`fluid-icon`) and JSON-LD logos after
+/// Raster icons at least as big as the target come first, smallest first; then vector icons
+/// (SVG, `sizes="any"`), which are rendered at the target size, so they beat any raster icon
+/// that would have to be upscaled or might be small; then raster icons of unknown size; then
+/// smaller ones, largest first; then `mask-icon` (a one-colour silhouette for Safari's pinned
+/// tabs, meant to be recoloured); other `*icon*` rels (`fluid-icon`) and JSON-LD logos after
 /// every real icon. Ties keep document order. `/favicon.ico` at the page's origin is the last
 /// candidate unless the page links it itself.
 struct IconRanking {
@@ -14,6 +16,8 @@ struct IconRanking {
     /// The largest side its `sizes` names (or a rel's implied size).
     var size: Int?
     var isVector: Bool
+    /// Whether it is a `mask-icon` (a silhouette, ranked after every other real icon).
+    var isMask = false
     /// Whether it is a JSON-LD logo or an unusual `*icon*` rel (ranked after every real icon).
     var isLogo = false
   }
@@ -38,11 +42,12 @@ struct IconRanking {
 
   /// A sort key where lower sorts first.
   private func key(_ entry: Entry) -> (group: Int, distance: Int) {
-    if entry.isLogo { return (4, 0) }
-    if entry.isVector { return (3, 0) }
-    guard let size = entry.size else { return (1, 0) }
+    if entry.isLogo { return (5, 0) }
+    if entry.isMask { return (4, 0) }
+    if entry.isVector { return (1, 0) }
+    guard let size = entry.size else { return (2, 0) }
     if size >= targetSize { return (0, size - targetSize) }
-    return (2, targetSize - size)
+    return (3, targetSize - size)
   }
 
   /// The largest side named by a `sizes` attribute (`"16x16 32x32"` → 32); `nil` for `any` or garbage.

@@ -23,7 +23,7 @@ struct IconRules {
       entries.append(
         IconRanking.Entry(
           icon: IconCandidate(url: url.description, sizes: sizes, type: type), size: size, isVector: isVector,
-          isLogo: !isStandard))
+          isMask: link.rel.contains("mask-icon"), isLogo: !isStandard))
     }
     var logos: [ImageCandidate] = []
     logos += rules.jsonLD.images(rules.jsonLD.primary?["publisher"].map(rules.jsonLD.resolve)?["logo"])

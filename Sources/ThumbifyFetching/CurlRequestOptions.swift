@@ -6,7 +6,7 @@ enum CurlRequestOptions {
   static func accept(for kind: ResourceKind) -> String {
     switch kind {
     case .page: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"
-    case .image: "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8,*/*;q=0.5"
+    case .image: "image/avif,image/webp,image/png,image/jpeg,image/gif,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
     case .robots: "text/plain,*/*;q=0.5"
     case .subresource: "*/*"
     }

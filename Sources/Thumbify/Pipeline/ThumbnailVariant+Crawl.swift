@@ -22,7 +22,7 @@ extension ThumbnailVariant {
     "\(name)=\(box),\(fit.rawValue),\(encoding.format.rawValue),q=\(encoding.quality)"
   }
 
-  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png][,q=N]`; `nil` when malformed.
+  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N]`; `nil` when malformed.
   ///
   /// A name starting with `icon` makes the variant from the site icon; any other from the card image.
   public init?(specification text: String) {

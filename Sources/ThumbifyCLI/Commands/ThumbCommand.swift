@@ -27,14 +27,14 @@ enum ThumbCommand: Subcommand {
       .option(
         "variant", value: "spec",
         help:
-          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png][,q=N]; repeat for several "
+          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N]; repeat for several "
           + "(instead of --size, --fit, --format and --quality).",
         isRepeating: true),
       // No `default:` for these four, so that `variants(from:)` sees whether they were given; the help
       // says the defaults as the formatter would.
       .option("size", value: "WxH", help: "The box thumbnails fit into. (default: 600x315)"),
       .option("fit", value: "fit", help: "contain (fit inside) or cover (fill and crop). (default: contain)"),
-      .option("format", value: "format", help: "webp, jpeg or png. (default: webp)"),
+      .option("format", value: "format", help: "webp, jpeg, png or avif. (default: webp)"),
       .option("quality", value: "1-100", help: "The encoder quality (webp and jpeg). (default: 80)"),
       .flag("quiet", short: "q", help: "Print nothing but fatal errors (failures are in the manifest)."),
     ]

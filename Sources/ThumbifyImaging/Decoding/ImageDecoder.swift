@@ -36,7 +36,9 @@ public struct ImageDecoder: ImageDecoding {
     case .gif: GIFDecoder()
     case .ico, .cur: ICODecoder(format: format)
     case .bmp: BMPDecoder()
-    case .svg, .avif, .heic: nil
+    case .avif: AVIFDecoder()
+    case .svg: SVGDecoder()
+    case .heic: nil
     }
   }
 }

@@ -4,7 +4,7 @@
 /// carries that library's own message (`tjGetErrorStr2`, libpng's error
 /// message, libwebp's status).
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The bytes are not an image format thumbify decodes (`format` is set when it was recognised, e.g. SVG).
+  /// The bytes are not an image format thumbify decodes (`format` is set when it was recognised: HEIC).
   case unsupportedFormat(ImageFormat?)
   /// The header declares more pixels than the configured limit; nothing was allocated.
   case tooManyPixels(width: Int, height: Int, limit: Int)

@@ -1,9 +1,8 @@
 extension ImageFormat {
   /// Recognises an image format from its leading bytes.
   ///
-  /// Only the bytes are consulted, never a file name or a Content-Type. SVG,
-  /// AVIF and HEIC are recognised so errors can name them, although they are
-  /// not decoded.
+  /// Only the bytes are consulted, never a file name or a Content-Type. HEIC is
+  /// recognised so the error can name it, although it is not decoded.
   ///
   /// - Parameter bytes: The start of the encoded image (the first 1 KB suffices).
   /// - Returns: The format, or `nil` when the bytes match none thumbify knows.
@@ -58,9 +57,21 @@ extension ImageFormat {
       offset += 4
     }
     if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
-    let heif: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
-    if brands.contains(where: heif.contains) { return .heic }
-    return nil
+    let hevc: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs"]
+    if brands.contains(where: hevc.contains) { return .heic }
+    // A bare HEIF (`mif1`/`msf1`) names its codec only in its items: an `av01` item type
+    // (`infe`) or sample entry near the start makes it AVIF, anything else HEIF as before.
+    guard brands.contains(where: { $0 == "mif1" || $0 == "msf1" }) else { return nil }
+    return contains(Array("av01".utf8), in: reader.bytes.prefix(4096)) ? .avif : .heic
+  }
+
+  /// Whether `needle` occurs in `haystack`.
+  private static func contains(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
+    guard haystack.count >= needle.count else { return false }
+    let start = haystack.startIndex
+    return (start...(haystack.endIndex - needle.count)).contains {
+      haystack[$0..<$0 + needle.count].elementsEqual(needle)
+    }
   }
 
   /// SVG: text (after an optional BOM and whitespace) that opens with `<` and has an `<svg` tag near the start.

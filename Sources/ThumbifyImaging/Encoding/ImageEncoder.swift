@@ -1,15 +1,18 @@
-/// The production encoder: WebP, JPEG or PNG as `EncodeOptions.format` says.
+/// The production encoder: WebP, JPEG, PNG or AVIF as `EncodeOptions.format` says.
 public struct ImageEncoder: ImageEncoding {
   public var webp: WebPEncoder
   public var jpeg: JPEGEncoder
   public var png: PNGEncoder
+  public var avif: AVIFEncoder
 
   public init(
-    webp: WebPEncoder = WebPEncoder(), jpeg: JPEGEncoder = JPEGEncoder(), png: PNGEncoder = PNGEncoder()
+    webp: WebPEncoder = WebPEncoder(), jpeg: JPEGEncoder = JPEGEncoder(), png: PNGEncoder = PNGEncoder(),
+    avif: AVIFEncoder = AVIFEncoder()
   ) {
     self.webp = webp
     self.jpeg = jpeg
     self.png = png
+    self.avif = avif
   }
 
   public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
@@ -17,6 +20,7 @@ public struct ImageEncoder: ImageEncoding {
     case .webp: try webp.encode(image, options: options)
     case .jpeg: try jpeg.encode(image, options: options)
     case .png: try png.encode(image, options: options)
+    case .avif: try avif.encode(image, options: options)
     }
   }
 }

@@ -1,12 +1,13 @@
 /// The formats thumbnails are written in.
 public enum OutputFormat: String, Sendable, Codable, CaseIterable {
-  case webp, jpeg, png
+  case webp, jpeg, png, avif
 
   public var fileExtension: String {
     switch self {
     case .webp: "webp"
     case .jpeg: "jpg"
     case .png: "png"
+    case .avif: "avif"
     }
   }
 
@@ -16,7 +17,7 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
 /// Options for one encode. The same pixels and options always give the same bytes.
 public struct EncodeOptions: Sendable, Hashable {
   public var format: OutputFormat
-  /// 1–100 for WebP and JPEG; ignored by PNG.
+  /// 1–100 for WebP, JPEG and AVIF; ignored by PNG.
   public var quality: Int
 
   public init(format: OutputFormat = .webp, quality: Int = 80) {

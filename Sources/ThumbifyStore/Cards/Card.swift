@@ -58,7 +58,7 @@ public struct Card: Sendable, Codable, Equatable {
     public var path: String
     public var width: Int
     public var height: Int
-    /// `webp`, `jpeg` or `png`.
+    /// `webp`, `jpeg`, `png` or `avif`.
     public var format: String
   }
 

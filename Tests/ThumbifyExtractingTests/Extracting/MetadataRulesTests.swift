@@ -126,14 +126,16 @@ struct MetadataRulesTests {
     }
     #expect(
       urls == [
-        "/favicon-96.png", "/apple-152.png", "/apple.png", "/unknown.png", "/favicon-32.png",
-        "/favicon-16.png",
-        "/icon.svg", "/mask.svg", "/favicon.ico",
+        // Raster icons that reach 64 px, then the SVG (rendered at any size), then raster icons
+        // of unknown or smaller size, the monochrome mask icon, and the origin's favicon.
+        "/favicon-96.png", "/apple-152.png", "/apple.png", "/icon.svg", "/unknown.png", "/favicon-32.png",
+        "/favicon-16.png", "/mask.svg", "/favicon.ico",
       ])
     let small = ExtractingTestSupport.extract(page, iconSize: 16).icons?.first?.url
     #expect(small == "https://www.example.com/favicon-16.png")
+    // No raster icon reaches 512 px: the SVG does.
     let huge = ExtractingTestSupport.extract(page, iconSize: 512).icons?.first?.url
-    #expect(huge == "https://www.example.com/unknown.png")
+    #expect(huge == "https://www.example.com/icon.svg")
     #expect(extract(page).icon?.sizes == "96x96")
   }
 

@@ -45,11 +45,12 @@ struct RealWorldPageTests {
       metadata.icons?.map(\.url) == [
         "https://www.dailyplanet.example/icons/apple-touch-icon-120.png",
         "https://www.dailyplanet.example/icons/apple-touch-icon-152.png",
-        "https://www.dailyplanet.example/favicon.ico",
+        // The SVG (rendered at 64 px) before the 32 px favicon.ico.
         "https://www.dailyplanet.example/icons/icon.svg",
+        "https://www.dailyplanet.example/favicon.ico",
         "https://uploads.dailyplanet.example/logo.png",
       ])
-    #expect(metadata.icons?[2].sizes == "32x32")
+    #expect(metadata.icons?[3].sizes == "32x32")
   }
 
   @Test func productPage() throws {
@@ -128,7 +129,8 @@ struct RealWorldPageTests {
     #expect(metadata.image?.height == 600)
     #expect(
       metadata.icon
-        == IconCandidate(url: "https://github.githubassets.com/favicons/favicon.png", type: "image/png"))
+        // The SVG, rendered at the target size, before the PNG of unknown size.
+        == IconCandidate(url: "https://github.githubassets.com/favicons/favicon.svg", type: "image/svg+xml"))
     #expect(metadata.icons?.map(\.url).last == "https://github.com/favicon.ico")
     #expect(metadata.canonicalURL == "https://github.com/swiftlang/swift")
   }

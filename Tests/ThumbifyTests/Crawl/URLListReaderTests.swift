@@ -139,6 +139,7 @@ struct VariantSpecificationTests {
     ("hero=1200x630,cover,jpeg", "hero=1200x630,cover,jpeg,q=80"),
     ("icon-sm=32x32,png,cover,q=90", "icon-sm=32x32,cover,png,q=90"),
     ("x=10X20,jpg", "x=10x20,contain,jpeg,q=80"),
+    ("card=600x315,avif,q=60", "card=600x315,contain,avif,q=60"),
   ])
   func parsesAndPrintsCanonically(text: String, canonical: String) throws {
     let variant = try #require(ThumbnailVariant(specification: text))
@@ -146,7 +147,8 @@ struct VariantSpecificationTests {
   }
 
   @Test(arguments: [
-    "card", "=600x300", "card=600", "card=0x10", "card=600x300,gif", "card=600x300,q=0", "c d=1x1",
+    "card", "=600x300", "card=600", "card=0x10", "card=600x300,gif", "card=600x300,heic", "card=600x300,q=0",
+    "c d=1x1",
   ])
   func rejectsMalformedSpecifications(text: String) {
     #expect(ThumbnailVariant(specification: text) == nil)
