@@ -83,8 +83,10 @@ struct CrawlPruneTests {
     #expect(records.map(\.normalizedURL) == Array(Self.pages.prefix(8)))
     #expect(try cards() == Set(Self.pages.prefix(8).map(card)))
     #expect(summary.pruned == 2)
-    #expect(summary.prunedURLs == Array(Self.pages.suffix(2)))
-    #expect(removed.withLock { $0 } == Array(Self.pages.suffix(2)))
+    // In the state's row order: the order the first run's pages finished in, which a loaded machine
+    // may change (p10 before p9).
+    #expect(summary.prunedURLs.sorted() == Self.pages.suffix(2).sorted())
+    #expect(removed.withLock { $0 }.sorted() == Self.pages.suffix(2).sorted())
     #expect(summary.kept == 0)
     #expect(try statePages() == 8)
     // And a later run without pruning does not bring them back
