@@ -2,6 +2,7 @@ import Testing
 
 @testable import ThumbifyExtracting
 @testable import ThumbifyRendering
+@testable import ThumbifyTestSupport
 
 @Suite("When to render, and what rendering adds")
 struct RenderRuleTests {
@@ -36,40 +37,14 @@ struct RenderRuleTests {
     #expect(reason("<title>Quiet</title><noscript><img src=/pixel.gif></noscript>") == nil)
   }
 
-  /// A PageMetadata with every property set (the test below fails when one is added and left out).
-  static let complete: PageMetadata = {
-    var page = PageMetadata()
-    page.title = "Rendered"
-    page.description = "d"
-    page.canonicalURL = "https://app.example/c"
-    page.siteName = "s"
-    page.type = "article"
-    page.lang = "en"
-    page.image = ImageCandidate(url: "https://app.example/i.jpg")
-    page.images = [ImageCandidate(url: "https://app.example/i.jpg")]
-    page.icon = IconCandidate(url: "https://app.example/i.png")
-    page.icons = [IconCandidate(url: "https://app.example/i.png")]
-    page.video = VideoCandidate(url: "https://app.example/v.mp4")
-    page.audio = AudioCandidate(url: "https://app.example/a.mp3")
-    page.oembed = "https://app.example/oembed"
-    page.author = "a"
-    page.publishedTime = "2024-05-01"
-    page.publishedTimeText = "May 1"
-    page.modifiedTime = "2024-05-02"
-    page.modifiedTimeText = "May 2"
-    page.themeColor = "#fff"
-    page.twitterCard = "summary"
-    return page
-  }()
-
   @Test func renderingFillsEveryGap() {
-    let unset = Mirror(reflecting: Self.complete).children.filter {
+    let unset = Mirror(reflecting: PageMetadata.complete).children.filter {
       if case Optional<Any>.none = $0.value { return true }
       return false
     }
     #expect(unset.isEmpty, "\(unset.map(\.label))")
-    let (merged, fields) = PageMetadata().filledIn(from: Self.complete)
-    #expect(merged == Self.complete)
+    let (merged, fields) = PageMetadata().filledIn(from: PageMetadata.complete)
+    #expect(merged == PageMetadata.complete)
     // 20 properties, the image, icon and date pairs named once each.
     #expect(fields.count == 16)
   }
@@ -78,14 +53,14 @@ struct RenderRuleTests {
     var served = PageMetadata()
     served.title = "Served title"
     served.image = ImageCandidate(url: "https://app.example/served.jpg")
-    let (merged, fields) = served.filledIn(from: Self.complete)
+    let (merged, fields) = served.filledIn(from: PageMetadata.complete)
     #expect(merged.title == "Served title")
     #expect(merged.image?.url == "https://app.example/served.jpg")
-    #expect(merged.description == "d")
+    #expect(merged.description == PageMetadata.complete.description)
     #expect(!fields.contains("title") && !fields.contains("image") && fields.contains("description"))
     // A placeholder title is no title.
     served.title = "React App"
-    #expect(served.filledIn(from: Self.complete).metadata.title == "Rendered")
-    #expect(served.filledIn(from: Self.complete).renderedFields.first == "title")
+    #expect(served.filledIn(from: PageMetadata.complete).metadata.title == PageMetadata.complete.title)
+    #expect(served.filledIn(from: PageMetadata.complete).renderedFields.first == "title")
   }
 }

@@ -31,33 +31,7 @@ struct JSONWriterTests {
 
   /// A record with every optional of every type it holds set (and every array non-empty).
   static let completeRecord: CrawlRecord = {
-    var metadata = PageMetadata()
-    metadata.title = "Title"
-    metadata.description = "Description"
-    metadata.canonicalURL = "https://example.com/a"
-    metadata.siteName = "Example"
-    metadata.type = "article"
-    metadata.lang = "en"
-    metadata.image = ImageCandidate(
-      url: "https://example.com/i.jpg", width: 1200, height: 630, alt: "Alt", type: "image/jpeg")
-    metadata.images = [
-      metadata.image!,
-      ImageCandidate(url: "https://example.com/j.png", width: 1, height: 2, alt: "J", type: "image/png"),
-    ]
-    metadata.icon = IconCandidate(
-      url: "https://example.com/favicon.ico", sizes: "32x32", type: "image/x-icon")
-    metadata.icons = [metadata.icon!]
-    metadata.video = VideoCandidate(
-      url: "https://example.com/v.mp4", type: "video/mp4", width: 640, height: 360)
-    metadata.audio = AudioCandidate(url: "https://example.com/a.mp3", type: "audio/mpeg")
-    metadata.oembed = "https://example.com/oembed?url=a"
-    metadata.author = "Author"
-    metadata.publishedTime = "2026-01-01"
-    metadata.modifiedTime = "2026-01-02T03:04:05Z"
-    metadata.publishedTimeText = "4/6/2016"
-    metadata.modifiedTimeText = "2026-01-02T03:04:05"
-    metadata.themeColor = "#ffffff"
-    metadata.twitterCard = "summary_large_image"
+    let metadata = PageMetadata.complete
     let thumbnail = Thumbnail(
       name: "card", path: "blobs/ab/cd/abcd.webp", width: 600, height: 315, bytes: 12_345, format: .webp,
       sha256: String(repeating: "ab", count: 32))
