@@ -57,21 +57,27 @@ public struct MetadataExtractor: MetadataExtracting {
   static func collect(_ bytes: UnsafeBufferPointer<UInt8>, from decoded: DocumentDecoder.Decoded)
     -> (DocumentDecoder.Decoded, MetadataCollector)
   {
-    let watcher = tokenize(decoded, bytes, isWatching: decoded.tentative != nil)
+    // Most pages' encoding is certain (a BOM, the HTTP header, an early `<meta charset>`): their
+    // tokens go straight to the collector, without the watcher's test on every tag.
+    guard decoded.tentative != nil else {
+      return (decoded, tokenize(decoded, bytes, into: MetadataCollector()))
+    }
+    let watcher = tokenize(
+      decoded, bytes, into: CharsetDeclarationWatcher(MetadataCollector(), isWatching: true))
     guard let declared = watcher.declared,
       let changed = DocumentDecoder.changingEncoding(of: decoded, to: declared, bytes: bytes)
     else { return (decoded, watcher.sink) }
-    return (changed, tokenize(changed, bytes, isWatching: false).sink)
+    return (changed, tokenize(changed, bytes, into: MetadataCollector()))
   }
 
-  private static func tokenize(
-    _ decoded: DocumentDecoder.Decoded, _ bytes: UnsafeBufferPointer<UInt8>, isWatching: Bool
-  ) -> CharsetDeclarationWatcher<MetadataCollector> {
-    var watcher = CharsetDeclarationWatcher(MetadataCollector(), isWatching: isWatching)
+  private static func tokenize<Sink: HTMLTokenSink>(
+    _ decoded: DocumentDecoder.Decoded, _ bytes: UnsafeBufferPointer<UInt8>, into sink: Sink
+  ) -> Sink {
+    var sink = sink
     decoded.withUTF8(input: bytes) { buffer in
       var tokenizer = HTMLTokenizer(buffer)
-      tokenizer.run(&watcher)
+      tokenizer.run(&sink)
     }
-    return watcher
+    return sink
   }
 }
