@@ -178,7 +178,8 @@ package final class ChromiumRenderer: Sendable {
     let events = instance.routes.events(of: session)
     defer { instance.routes.close(session) }
     let page = PageSession(
-      pipe: pipe, session: session, fetcher: fetcher, budget: budget, document: document.map { (url, $0) })
+      pipe: pipe, session: session, fetcher: fetcher, budget: budget,
+      fetched: document.map { Dictionary([(url, $0), ($0.finalURL, $0)]) { first, _ in first } } ?? [:])
     try await pipe.send(
       "Fetch.enable", ["patterns": .array([.object(["urlPattern": .string("*")])])], session: session)
     try await pipe.send("Page.enable", session: session)
@@ -196,8 +197,7 @@ private final class PageSession: Sendable {
   let session: String
   let fetcher: any Fetching
   let budget: RenderBudget
-  let document: (url: String, response: FetchResponse)?
-  let state = Mutex(State())
+  let state: Mutex<State>
 
   struct State {
     var requests: [RenderedPage.Request] = []
@@ -205,22 +205,20 @@ private final class PageSession: Sendable {
     var open = 0
     var loaded = false
     var lastActivity = ContinuousClock.now
-    /// Bodies already fetched by URL (a redirect answered with its target's body next).
-    var fetched: [String: FetchResponse] = [:]
+    /// Bodies already fetched, by the URL asked for and the URL redirected to: the page the crawl
+    /// handed over, and a redirect answered with its target's body next.
+    var fetched: [String: FetchResponse]
   }
 
   init(
     pipe: DevToolsPipe, session: String, fetcher: any Fetching, budget: RenderBudget,
-    document: (String, FetchResponse)?
+    fetched: [String: FetchResponse]
   ) {
     self.pipe = pipe
     self.session = session
     self.fetcher = fetcher
     self.budget = budget
-    self.document = document.map { (url: $0.0, response: $0.1) }
-    if let document {
-      state.withLock { $0.fetched[document.1.finalURL] = document.1 }
-    }
+    state = Mutex(State(fetched: fetched))
   }
 
   func run(_ url: String, events: AsyncStream<DevToolsPipe.Event>) async throws(RenderError) -> RenderedPage {
@@ -316,8 +314,6 @@ private final class PageSession: Sendable {
     let response: FetchResponse
     if let known = state.withLock({ $0.fetched[url] }) {
       response = known
-    } else if let document, document.url == url {
-      response = document.response
     } else {
       do {
         response = try await fetcher.fetch(

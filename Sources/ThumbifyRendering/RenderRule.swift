@@ -31,7 +31,7 @@ package enum RenderRule {
   /// and a `<noscript>` that asks for JavaScript, found by a case-insensitive byte search (the
   /// served HTML's head and body, before any script ran).
   static func hasAppShellMarkup(_ html: [UInt8]) -> Bool {
-    let lowered = html.prefix(512 * 1024).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    let lowered = ArraySlice(html.prefix(512 * 1024).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
     func contains(_ needle: String) -> Bool { search(Array(needle.utf8), in: lowered) != nil }
     let mounts = [
       #"id="root"></div>"#, #"id="app"></div>"#, #"id=root></div>"#, #"id=app></div>"#,
@@ -40,17 +40,20 @@ package enum RenderRule {
     if mounts.contains(where: contains) { return true }
     guard let noscript = search(Array("<noscript".utf8), in: lowered) else { return false }
     let rest = lowered[noscript...].prefix(2048)
-    let end = search(Array("</noscript".utf8), in: Array(rest)) ?? rest.count
-    let text = String(decoding: rest.prefix(end), as: UTF8.self)
+    let end = search(Array("</noscript".utf8), in: rest) ?? rest.endIndex
+    let text = String(decoding: rest[..<end], as: UTF8.self)
     return text.contains("javascript")
       && ["enable", "turn on", "required", "requires", "need", "activate"].contains(where: text.contains)
   }
 
-  private static func search(_ needle: [UInt8], in haystack: some Collection<UInt8>) -> Int? {
-    let bytes = Array(haystack)
-    guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
-    for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-      if bytes[start..<start + needle.count].elementsEqual(needle) { return start }
+  /// The index in `bytes` where `needle` starts first, without copying either.
+  private static func search(_ needle: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+    guard let first = needle.first else { return nil }
+    let last = bytes.endIndex - needle.count
+    var start = bytes.startIndex
+    while start <= last, let found = bytes[start...last].firstIndex(of: first) {
+      if bytes[found..<found + needle.count].elementsEqual(needle) { return found }
+      start = found + 1
     }
     return nil
   }
