@@ -57,6 +57,7 @@ let package = Package(
       name: "Thumbify",
       dependencies: [
         "ThumbifySystem", "ThumbifyImaging", "ThumbifyFetching", "ThumbifyExtracting", "ThumbifyStore",
+        "ThumbifyRendering",
       ]
     ),
     // SIGINT and SIGTERM's handler (a byte into a pipe), in C: async-signal-safe code.

@@ -3,5 +3,6 @@
 @_exported import ThumbifyExtracting
 @_exported import ThumbifyFetching
 @_exported import ThumbifyImaging
+@_exported import ThumbifyRendering
 @_exported import ThumbifyStore
 @_exported import ThumbifySystem

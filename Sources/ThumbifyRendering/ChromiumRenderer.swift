@@ -4,21 +4,21 @@ import ThumbifyExtracting
 import ThumbifyFetching
 
 /// What one page may cost the renderer (docs/rendering.md, "Budget").
-package struct RenderBudget: Sendable {
+public struct RenderBudget: Sendable, Equatable {
   /// Navigation, scripts and the network settling, in all.
-  package var deadline: Duration = .seconds(10)
+  public var deadline: Duration = .seconds(10)
   /// The network is settled once the load event fired and no request was open for this long.
-  package var quietPeriod: Duration = .milliseconds(500)
+  public var quietPeriod: Duration = .milliseconds(500)
   /// Requests the page may make (the document included); later ones fail.
-  package var maximumRequests = 200
+  public var maximumRequests = 200
   /// Response bytes the page may receive in all; a response past it fails.
-  package var maximumBytes = 8 << 20
+  public var maximumBytes = 8 << 20
   /// The resource types fetched: documents, scripts and what scripts ask for. Everything else —
   /// images, media, fonts, style sheets, the favicon, pings, manifests — fails unfetched:
   /// metadata needs none of it.
   package var fetchedTypes: Set<String> = ["Document", "Script", "XHR", "Fetch"]
 
-  package init() {}
+  public init() {}
 }
 
 /// A rendered page: its DOM serialized after scripts ran, and what its requests met.
@@ -44,7 +44,7 @@ package struct RenderedPage: Sendable {
 /// `Fetching` — with its SSRF guard, robots.txt, per-host queues, size caps and timeouts — or failed.
 /// The browser itself can reach no network (`ChromiumLauncher`). It is restarted when it exits, and
 /// after `pagesPerBrowser` pages.
-package final class ChromiumRenderer: Sendable {
+package final class ChromiumRenderer: PageRendering {
   private let executable: String
   private let fetcher: any Fetching
   private let budget: RenderBudget

@@ -1,5 +1,5 @@
 /// Why a page could not be rendered. The static card is kept whatever the cause (docs/rendering.md).
-package enum RenderError: Error, Equatable, Sendable {
+public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   /// No Chromium executable was found (`--render` needs Debian's `chromium`).
   case browserMissing(String)
   /// The browser could not be started, or its pipe failed.
@@ -10,4 +10,25 @@ package enum RenderError: Error, Equatable, Sendable {
   case protocolError(method: String, message: String)
   /// The browser did not answer in time.
   case timedOut(method: String)
+
+  /// A stable name of the case, for logs and the manifest's `renderError.message`.
+  public var code: String {
+    switch self {
+    case .browserMissing: "browserMissing"
+    case .launchFailed: "launchFailed"
+    case .browserExited: "browserExited"
+    case .protocolError: "protocolError"
+    case .timedOut: "timedOut"
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .browserMissing(let detail): "Chromium is not installed: \(detail)."
+    case .launchFailed(let detail): "Chromium could not be started: \(detail)."
+    case .browserExited: "The browser exited while rendering the page."
+    case .protocolError(let method, let message): "The browser refused \(method): \(message)."
+    case .timedOut(let method): "The browser did not answer \(method) in time."
+    }
+  }
 }

@@ -1,8 +1,17 @@
 import ThumbifyExtracting
+import ThumbifyFetching
 
-/// When a page is rendered (`--render`): never, only when its served HTML needs it, or always.
-package enum RenderMode: String, Sendable, CaseIterable {
+/// When a page is rendered in headless Chromium (`--render`): never, only when its served HTML
+/// cannot make its card (`RenderRule`), or always. docs/rendering.md.
+public enum RenderMode: String, Sendable, CaseIterable {
   case never, auto, always
+}
+
+/// What renders a page: `ChromiumRenderer`, or a test double.
+package protocol PageRendering: Sendable {
+  /// Renders `url`; `document` is the page already fetched, served to the browser instead of
+  /// fetching it again.
+  func render(_ url: String, document: FetchResponse?) async throws(RenderError) -> RenderedPage
 }
 
 /// The `auto` rule: which served pages need their scripts run before they make a card

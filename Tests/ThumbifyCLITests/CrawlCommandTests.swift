@@ -9,7 +9,8 @@ struct CrawlCommandTests {
     "thumbify crawl <urls-file> --out <dir> [--state <dir>] [--variant <spec> ...] [--max-age <duration>] "
     + "[--timeout <duration>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
     + "[--cacert <file>] [--contact <url>] [--max-failures <n|p%>] [--prune] [--prune-max <n|p%>] [--force-prune] "
-    + "[--metrics <file>] [--shard <k/n>] [--shards <n>] [--quiet] [--log-format <format>]"
+    + "[--metrics <file>] [--shard <k/n>] [--shards <n>] [--render <mode>] [--render-timeout <duration>] [--quiet] "
+    + "[--log-format <format>]"
 
   @Test func crawlHelpShowsUsageOptionsAndExitCodes() async {
     let result = await runCLI(["crawl", "--help"])
@@ -92,6 +93,14 @@ struct CrawlCommandTests {
       "The value '4/4' is invalid for '--shard <k/n>': give K/N with 0 <= K < N"
     ),
     (["crawl", "u", "--out", "x", "--shards", "0"], "The value '0' is invalid for '--shards <n>'"),
+    (
+      ["crawl", "u", "--out", "x", "--render", "sometimes"],
+      "The value 'sometimes' is invalid for '--render <mode>'"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--render-timeout", "10m"],
+      "The value '10m' is invalid for '--render-timeout <duration>'"
+    ),
     (
       ["crawl", "u", "--out", "x", "--shard", "1/4", "--shards", "3"],
       "'--shards 3' disagrees with '--shard 1/4'"

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbifyCLI
+@testable import ThumbifyTestSupport
 
 @Suite("thumbify extract")
 struct ExtractCommandTests {
@@ -96,6 +97,31 @@ struct ExtractCommandTests {
     #expect(both.status == 64)
   }
 
+  /// `--render` runs a page's scripts against its server: not for a saved page, and not without Chromium
+  /// (the missing browser is said before anything is fetched).
+  @Test func renderNeedsTheLiveFormAndChromium() async {
+    let saved = await runCLI(["extract", "--html", "/dev/null", "--url", "https://x/", "--render", "auto"])
+    #expect(saved.status == 64)
+    #expect(saved.err.hasPrefix("Error: '--render' needs the live form (extract <url>)"))
+    let mode = await runCLI(["extract", "https://example.com/", "--render", "yes"])
+    #expect(mode.status == 64)
+    #expect(mode.err.hasPrefix("Error: The value 'yes' is invalid for '--render <mode>'"))
+    var environment = TestState.environment
+    environment["THUMBIFY_CHROMIUM"] = "/nonexistent/chromium"
+    let missing = await runCLI(
+      ["extract", "https://example.com/", "--render", "always"], environment: environment)
+    #expect(missing.status == 70)
+    #expect(
+      missing.err.hasPrefix(
+        "Error: Chromium is not installed: /nonexistent/chromium is not an executable file.\n"),
+      "\(missing.err)")
+    #expect(missing.out.isEmpty)
+    // Without --render, no Chromium is looked for.
+    let never = await runCLI(
+      ["extract", "ftp://example.com/", "--render", "never"], environment: environment)
+    #expect(never.status == 1)
+  }
+
   @Test func liveFormRefusesOtherSchemesWithoutNetwork() async {
     let result = await runCLI(["extract", "ftp://example.com/"])
     #expect(result.status == 1)
@@ -139,7 +165,7 @@ struct ExtractCommandTests {
     #expect(result.status == 0)
     #expect(
       result.out.contains(
-        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <duration>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>] [--log-format <format>]\n"
+        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <duration>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>] [--render <mode>] [--render-timeout <duration>] [--log-format <format>]\n"
       ))
   }
 }

@@ -30,6 +30,31 @@ struct PublicLinkMetadataProviderTests {
     #expect(metadata.card.state == .ok)
   }
 
+  @Test func anAppShellIsRenderedWhenAsked() async throws {
+    // Given an app shell whose script sets the title and the card image
+    let nginx = try await LoopbackNginx()
+    defer { nginx.stop() }
+    try nginx.write(
+      "app.html",
+      """
+      <!doctype html><html><head><title>React App</title></head><body><div id="root"></div>
+      <script>document.title = 'Built by script';
+      const meta = document.createElement('meta'); meta.setAttribute('property', 'og:image');
+      meta.setAttribute('content', '/card.jpg'); document.head.appendChild(meta);</script></body></html>
+      """)
+    let url = try #require(URL(string: nginx.url("/app.html")))
+
+    // When a provider that renders with `auto` and one that does not read it
+    let rendered = try await loopbackProvider(render: .auto).metadata(for: url)
+    let served = try await loopbackProvider().metadata(for: url)
+
+    // Then the rendering one has the script's card, the other the served placeholder
+    #expect(rendered.title == "Built by script")
+    #expect(rendered.image?.url == nginx.url("/card.jpg"))
+    #expect(served.title == "React App")
+    #expect(served.image == nil)
+  }
+
   @Test func theTimeoutOfOneCallEndsItAsTimedOut() async throws {
     // Given a provider with the default 30 s and a route that never answers
     let server = try await FaultServer()

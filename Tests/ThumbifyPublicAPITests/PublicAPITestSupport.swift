@@ -9,14 +9,16 @@ import Thumbify
 /// A provider whose fetcher may reach loopback servers (the one setting a test needs that a server
 /// keeps off): robots ignored, no retries.
 func loopbackProvider(
-  cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = .seconds(10)
+  cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = .seconds(10),
+  render: RenderMode = .never
 ) throws -> LinkMetadataProvider {
   var configuration = FetcherConfiguration()
   configuration.allowsPrivateNetwork = true
   configuration.ignoresRobots = true
   configuration.retry.maxAttempts = 1
   return LinkMetadataProvider(
-    fetcher: try CurlFetcher(configuration: configuration), cache: cache, cpuPool: cpuPool, timeout: timeout)
+    fetcher: try CurlFetcher(configuration: configuration), cache: cache, cpuPool: cpuPool, timeout: timeout,
+    render: render)
 }
 
 /// nginx serving one article page with a card image and an icon, both JPEG.

@@ -37,14 +37,23 @@ public final class LinkMetadataProvider: Sendable {
     /// Absent for a page that was not fetched (`extract --html`).
     public var fetch: FetchFacts?
     public var metadata: PageMetadata
+    /// Set when the page was rendered in headless Chromium: why, and which fields came from it.
+    public var render: RenderFacts?
+    /// Why the page could not be rendered (its metadata is the served HTML's).
+    public var renderError: RecordError?
 
     /// The preview of a page read from `pageURL` (after redirects), asked for as `originalURL`.
-    public init(originalURL: String, pageURL: String, fetch: FetchFacts?, metadata: PageMetadata) {
+    public init(
+      originalURL: String, pageURL: String, fetch: FetchFacts?, metadata: PageMetadata,
+      render: RenderFacts? = nil, renderError: RecordError? = nil
+    ) {
       self.schema = CrawlRecord.schemaVersion
       self.url = metadata.canonicalURL(onHostOf: pageURL) ?? pageURL
       self.originalURL = originalURL
       self.fetch = fetch
       self.metadata = metadata
+      self.render = render
+      self.renderError = renderError
     }
   }
 
@@ -54,6 +63,7 @@ public final class LinkMetadataProvider: Sendable {
 
   private let fetcher: any Fetching
   private let extractor: any MetadataExtracting
+  private let render: RenderStep
   private let cache: (any LinkMetadataCaching)?
   private let pool: CPUPool
   private let calls = InFlightCalls()
@@ -71,12 +81,31 @@ public final class LinkMetadataProvider: Sendable {
   ///     `CardDirectoryCache`); `nil` fetches every time.
   ///   - cpuPool: where thumbnails are decoded, resized and encoded; one thread per core by default.
   ///   - timeout: the default for each call.
-  public init(
+  ///   - render: which pages are rendered in headless Chromium first (docs/rendering.md): `never`
+  ///     (the default), `auto` (pages whose served HTML cannot make a card), `always`. Chromium is
+  ///     started by the first page that needs it, its requests all made through `fetcher`; a page
+  ///     that cannot be rendered (no Chromium installed, a crash, the budget) keeps the served
+  ///     HTML's metadata.
+  ///   - renderBudget: what rendering one page may cost.
+  public convenience init(
     fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor(),
-    cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = defaultTimeout
+    cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = defaultTimeout,
+    render: RenderMode = .never, renderBudget: RenderBudget = RenderBudget()
+  ) {
+    self.init(
+      fetcher: fetcher, extractor: extractor, cache: cache, cpuPool: cpuPool, timeout: timeout,
+      render: RenderStep.chromium(mode: render, fetcher: fetcher, budget: renderBudget))
+  }
+
+  /// A provider whose pages go through `render` (tests give a double renderer).
+  package init(
+    fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor(),
+    cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = defaultTimeout,
+    render: RenderStep
   ) {
     self.fetcher = fetcher
     self.extractor = extractor
+    self.render = render
     self.cache = cache
     self.pool = cpuPool ?? CPUPool(width: ProcessInfo.processInfo.activeProcessorCount)
     self.timeout = timeout
@@ -88,7 +117,7 @@ public final class LinkMetadataProvider: Sendable {
   /// - Throws: `LinkPreviewError` with code `unknown` when libcurl cannot be initialised.
   public convenience init(
     configuration: FetcherConfiguration = FetcherConfiguration(), cache: (any LinkMetadataCaching)? = nil,
-    timeout: Duration = defaultTimeout
+    timeout: Duration = defaultTimeout, render: RenderMode = .never
   ) throws(LinkPreviewError) {
     let fetcher: CurlFetcher
     do {
@@ -96,7 +125,7 @@ public final class LinkMetadataProvider: Sendable {
     } catch {
       throw LinkPreviewError(.fetch(error))
     }
-    self.init(fetcher: fetcher, cache: cache, timeout: timeout)
+    self.init(fetcher: fetcher, cache: cache, timeout: timeout, render: render)
   }
 
   /// Fetches `url` (following redirects, within the fetcher's limits and the timeout) and reads its
@@ -160,12 +189,16 @@ public final class LinkMetadataProvider: Sendable {
       FetchRequest(url: url, kind: .page, timeout: timeout ?? self.timeout))
     // A fetcher that ignores cancellation (a test double) still ends a cancelled call as one.
     if Task.isCancelled { throw .cancelled }
-    let metadata = extractor.extract(
-      html: response.body, pageURL: response.finalURL, contentType: response.contentType)
+    let rendering = await render.apply(
+      to: extractor.extract(
+        html: response.body, pageURL: response.finalURL, contentType: response.contentType),
+      of: response, url: response.requestedURL, extractor: extractor)
+    if Task.isCancelled { throw .cancelled }
     let fetchedAt = Timestamp.iso8601(Date().timeIntervalSince1970)
     return Preview(
       originalURL: response.requestedURL, pageURL: response.finalURL,
-      fetch: FetchFacts(response, fetchedAt: fetchedAt), metadata: metadata)
+      fetch: FetchFacts(response, fetchedAt: fetchedAt), metadata: rendering.metadata,
+      render: rendering.facts, renderError: rendering.error)
   }
 }
 

@@ -20,11 +20,17 @@ public struct CrawlConfiguration: Sendable {
   /// the CPU time of decoding and resizing do not count. LinkPresentation's total, 30 s. Each fetch is
   /// also bounded by the fetcher's own `FetcherConfiguration.timeout`.
   public var timeout: Duration
+  /// Which pages are rendered in headless Chromium before their card is made (`--render`,
+  /// docs/rendering.md); `never` by default.
+  public var render: RenderMode
+  /// What rendering one page may cost (`--render-timeout` sets its deadline).
+  public var renderBudget: RenderBudget
 
   public init(
     concurrency: Int = 64, maxImageCandidates: Int = 3, maxIconCandidates: Int = 4, maxAge: Double? = nil,
     variants: [ThumbnailVariant] = ThumbnailVariant.crawlDefaults,
-    cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount, timeout: Duration = .seconds(30)
+    cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount, timeout: Duration = .seconds(30),
+    render: RenderMode = .never, renderBudget: RenderBudget = RenderBudget()
   ) {
     self.concurrency = max(1, concurrency)
     self.maxImageCandidates = max(1, maxImageCandidates)
@@ -33,6 +39,8 @@ public struct CrawlConfiguration: Sendable {
     self.variants = variants
     self.cpuThreads = max(1, cpuThreads)
     self.timeout = max(timeout, .zero)
+    self.render = render
+    self.renderBudget = renderBudget
   }
 
   /// The variants made from the card image.

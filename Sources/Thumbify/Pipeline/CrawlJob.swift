@@ -141,6 +141,8 @@ public final class CrawlJob: Sendable {
   let pruning: Pruning?
   /// Crawls only this shard's URLs of the list (`thumbify crawl --shard K/N`).
   let shard: Shard?
+  /// Renders the pages instead of Chromium (tests).
+  let renderer: (any PageRendering)?
 
   /// - Parameters:
   ///   - layout: the output directory and the state directory, both explicit (the CLI resolves the
@@ -157,11 +159,24 @@ public final class CrawlJob: Sendable {
   ///     state's pages of other shards are left out and left alone), and no card is swept: the output
   ///     directory may hold other shards' cards (a state or directory reused after N changed), and
   ///     what the served directory holds is for a merge of the shards to decide (issue 23, not built yet).
-  public init(
+  public convenience init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
     pruning: Pruning? = nil, shard: Shard? = nil
   ) {
+    self.init(
+      layout: layout, configuration: configuration, fetcher: fetcher, extractor: extractor,
+      thumbnailer: thumbnailer, robots: robots, pruning: pruning, shard: shard, renderer: nil)
+  }
+
+  /// A job whose pages are rendered by `renderer` (a test double) instead of the Chromium
+  /// `configuration.render` starts when it is not `never`.
+  package init(
+    layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
+    extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
+    pruning: Pruning? = nil, shard: Shard? = nil, renderer: (any PageRendering)?
+  ) {
+    self.renderer = renderer
     self.shard = shard
     self.pruning = shard == nil ? pruning : nil
     self.robots = robots
@@ -236,11 +251,16 @@ public final class CrawlJob: Sendable {
       // remove, and skips the sweep (a lookup per card: ~1 s of a 100,000-URL crawl's manifest pass).
       let hadCards = !FileSystem.isMissingOrEmpty(cardWriter.cardsDirectory)
       try FileSystem.makeDirectories(cardWriter.cardsDirectory)
+      // One browser for the run, started by the first page that needs it, killed when the run ends.
+      let render =
+        renderer.map { RenderStep(mode: configuration.render, renderer: .success($0)) }
+        ?? RenderStep.chromium(
+          mode: configuration.render, fetcher: fetcher, budget: configuration.renderBudget)
+      defer { render.shutdown() }
       let crawler = Crawler(
         configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
         state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter,
-        decodeJournal: journal,
-        stop: stopper)
+        decodeJournal: journal, stop: stopper, render: render)
       let counts = Mutex(Summary())
       let shard = shard
       /// The list, reading only this run's shard.

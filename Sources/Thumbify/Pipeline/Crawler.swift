@@ -31,6 +31,8 @@ public final class Crawler: Sendable {
   let configuration: CrawlConfiguration
   let fetcher: any Fetching
   let extractor: any MetadataExtracting
+  /// Renders the pages `configuration.render` says need it.
+  let render: RenderStep
   let state: StateStore
   let run: Int64
   let images: ImageStage
@@ -58,12 +60,26 @@ public final class Crawler: Sendable {
   ///   - stop: when it is asked to stop, no new URL is taken, and when it stops at once, the work in
   ///     flight is cancelled and not saved (see `crawl`).
   ///   - clock: seconds since 1970, for the records' fetch times (tests pin it).
-  public init(
+  public convenience init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
     cards: CardWriter? = nil, decodeJournal: DecodeJournal? = nil, stop: CrawlStop? = nil,
     clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
+    self.init(
+      configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
+      state: state, run: run, outputDirectory: outputDirectory, cards: cards, decodeJournal: decodeJournal,
+      stop: stop, render: .never, clock: clock)
+  }
+
+  /// A crawler whose pages go through `render` (`CrawlJob` makes it from `configuration.render`).
+  package init(
+    configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
+    thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
+    cards: CardWriter? = nil, decodeJournal: DecodeJournal? = nil, stop: CrawlStop? = nil,
+    render: RenderStep, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+  ) {
+    self.render = render
     self.cards = cards
     self.stop = stop
     self.configuration = configuration
@@ -197,8 +213,12 @@ public final class Crawler: Sendable {
         lastModified: response.lastModified ?? previous.lastModified, fetchedAt: previous.fetchedAt)
       return record
     }
-    let metadata = extractor.extract(
-      html: response.body, pageURL: response.finalURL, contentType: response.contentType)
+    let rendering = await render.apply(
+      to: extractor.extract(
+        html: response.body, pageURL: response.finalURL, contentType: response.contentType),
+      of: response, url: normalizedURL, extractor: extractor)
+    if Task.isCancelled { return nil }
+    let metadata = rendering.metadata
     let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
     let (imageResult, iconResult) = await thumbnails(
       images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL),
@@ -206,8 +226,9 @@ public final class Crawler: Sendable {
     if Task.isCancelled { return nil }  // its images may have been cancelled, not failed
     let record = CrawlRecord(
       originalURL: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
-      image: imageResult.set, icon: iconResult.set, imageError: imageResult.error, iconError: iconResult.error
-    )
+      image: imageResult.set, icon: iconResult.set, imageError: imageResult.error,
+      iconError: iconResult.error,
+      render: rendering.facts, renderError: rendering.error)
     try save(
       normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
       lastModified: response.lastModified, fetchedAt: now, isNew: previous.isEmpty)

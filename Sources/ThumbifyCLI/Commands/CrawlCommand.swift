@@ -94,7 +94,8 @@ enum CrawlCommand: Subcommand {
       .option(
         "shards", value: "n",
         help: "The number of shards, for an array index taken from the environment (see --shard)."),
-      .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
+    ] + RenderOptions.specs + [
+      .flag("quiet", short: "q", help: "Print nothing but fatal errors.")
     ]
   )
 
@@ -133,6 +134,7 @@ enum CrawlCommand: Subcommand {
     var fetcher = try FetcherOptions.configuration(arguments)
     fetcher.maxTransfersPerHost = try integer("per-host", "n", range: 1...256)
     let logFormat = try LogFormat.parse(arguments)
+    let render = try RenderOptions.parse(arguments)
     let concurrency = try integer("concurrency", "n", range: 1...4_096)
     func threshold(_ name: String, default text: String) throws(UsageError) -> Threshold {
       let text = arguments.value(name) ?? text
@@ -157,7 +159,8 @@ enum CrawlCommand: Subcommand {
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
       configuration: CrawlConfiguration(
         concurrency: concurrency, maxAge: maxAge,
-        variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout),
+        variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout,
+        render: render.mode, renderBudget: render.budget),
       fetcher: fetcher,
       isQuiet: arguments.flag("quiet"),
       logFormat: logFormat,
@@ -222,9 +225,13 @@ enum CrawlCommand: Subcommand {
     }
     let components: Production
     do {
-      components = try Production(options: options)
+      components = try Production(options: options, environment: console.environment)
     } catch {
-      return fatal(error.description, code: error.code)
+      switch error {
+      case .fetch(let error): return fatal(error.description, code: error.code)
+      case .render(let error):
+        return fatal(error.description, hint: RenderOptions.missingBrowserHint, code: error.code)
+      }
     }
     defer { components.shutdown() }
     let total =
@@ -239,7 +246,7 @@ enum CrawlCommand: Subcommand {
     let job = CrawlJob(
       layout: layout, configuration: options.configuration,
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
-      robots: components.robots, pruning: pruning, shard: options.shard?.shard)
+      robots: components.robots, pruning: pruning, shard: options.shard?.shard, renderer: components.renderer)
     let signals = StopSignals(
       onFirst: { signal in
         job.stop(cancellingAfter: .seconds(2))

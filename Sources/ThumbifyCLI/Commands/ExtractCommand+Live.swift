@@ -13,12 +13,24 @@ extension ExtractCommand {
     let iconSize = try iconSize(arguments)
     let configuration = try FetcherOptions.configuration(arguments)
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
+    let render = try RenderOptions.parse(arguments)
     let url = url == "-" ? try urlFromStandardInput(console) : url
     let preview: LinkMetadataProvider.Preview
     do {
+      let fetcher = try CurlFetcher(configuration: configuration)
+      let renderer: ChromiumRenderer?
+      do {
+        renderer = try RenderOptions.renderer(
+          mode: render.mode, budget: render.budget, fetcher: fetcher, environment: console.environment)
+      } catch {
+        diagnostics.error(error.description, hint: RenderOptions.missingBrowserHint, code: error.code)
+        return ExitCode.fatal
+      }
+      defer { renderer?.shutdown() }
       let provider = LinkMetadataProvider(
-        fetcher: try CurlFetcher(configuration: configuration),
-        extractor: MetadataExtractor(iconTargetSize: iconSize), timeout: configuration.timeout)
+        fetcher: fetcher, extractor: MetadataExtractor(iconTargetSize: iconSize),
+        timeout: configuration.timeout,
+        render: renderer.map { RenderStep(mode: render.mode, renderer: .success($0)) } ?? .never)
       preview = try await provider.preview(for: url)
     } catch {
       // A refusal the command line can lift names its flag (`--allow-private-network`).

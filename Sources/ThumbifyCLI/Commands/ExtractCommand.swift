@@ -20,7 +20,10 @@ enum ExtractCommand: Subcommand {
       redirect chain, status and validators. With --html, reads a saved page ('-' \
       reads standard input) and no network, and prints no fetch; --url is the address \
       the page was fetched from, which relative URLs resolve against. Fields that are \
-      unknown are omitted. See docs/metadata.md for every field and its precedence, \
+      unknown are omitted. With --render, the page is rendered in headless Chromium \
+      first when it needs it (auto) or always, and render says which fields came \
+      from the rendered DOM (renderError why it could not be rendered; the served \
+      HTML's metadata is printed then). See docs/metadata.md for every field and its precedence, \
       docs/extract.schema.json for the shape.
       """,
     arguments: [
@@ -45,7 +48,7 @@ enum ExtractCommand: Subcommand {
       .flag("allow-private-network", help: "Live form: allow private, loopback and reserved addresses."),
       .flag("ignore-robots", help: "Live form: do not read robots.txt."),
       .option("contact", value: "url", help: "Live form: a URL for site owners, sent in the User-Agent."),
-    ]
+    ] + RenderOptions.specs
   )
 
   /// The largest `--html` file read.
@@ -60,6 +63,10 @@ enum ExtractCommand: Subcommand {
     }
     if let positional = arguments.positionals.first {
       throw UsageError("Unexpected argument '\(positional)' (use --url with --html)")
+    }
+    if try RenderOptions.parse(arguments).mode != .never {
+      throw UsageError(
+        "'--render' needs the live form (extract <url>): a saved page's scripts have no server to fetch from")
     }
     guard let pageURL = arguments.value("url") else {
       throw UsageError("Missing expected argument '--url <page-url>'")

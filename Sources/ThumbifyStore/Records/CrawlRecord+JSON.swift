@@ -22,6 +22,8 @@ extension CrawlRecord: JSONWritable {
       json.member("normalizedURL", normalizedURL)
       json.member("originalURL", originalURL)
       json.member("outcome", outcome)
+      json.member("render", render)
+      json.member("renderError", renderError)
       json.member("schema", schema)
       json.member("url", url)
     }

@@ -42,11 +42,18 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
   public var imageError: RecordError?
   /// Why the card has no icon although candidates existed (every candidate failed).
   public var iconError: RecordError?
+  /// Set when the page was rendered in headless Chromium (`--render`): why, and which metadata
+  /// fields came from the rendered DOM.
+  public var render: RenderFacts?
+  /// Why the page could not be rendered (code `renderFailed`, stage `render`); the card is the
+  /// served HTML's, and `outcome` stays `ok`.
+  public var renderError: RecordError?
 
   public init(
     originalURL: String, normalizedURL: String, outcome: Outcome, fetch: FetchFacts? = nil,
     metadata: PageMetadata? = nil, image: ThumbnailSet? = nil, icon: ThumbnailSet? = nil,
-    error: RecordError? = nil, imageError: RecordError? = nil, iconError: RecordError? = nil
+    error: RecordError? = nil, imageError: RecordError? = nil, iconError: RecordError? = nil,
+    render: RenderFacts? = nil, renderError: RecordError? = nil
   ) {
     self.schema = Self.schemaVersion
     self.originalURL = originalURL
@@ -59,6 +66,8 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
     self.error = error
     self.imageError = imageError
     self.iconError = iconError
+    self.render = render
+    self.renderError = renderError
   }
 }
 
@@ -114,7 +123,7 @@ extension CrawlRecord {
 
   private enum CodingKeys: String, CodingKey {
     case schema, url, originalURL, normalizedURL, outcome, fetch, metadata, image, icon, error, imageError
-    case iconError
+    case iconError, render, renderError
   }
 
   public init(from decoder: any Decoder) throws {
@@ -135,6 +144,8 @@ extension CrawlRecord {
     error = try container.decodeIfPresent(RecordError.self, forKey: .error)
     imageError = try container.decodeIfPresent(RecordError.self, forKey: .imageError)
     iconError = try container.decodeIfPresent(RecordError.self, forKey: .iconError)
+    render = try container.decodeIfPresent(RenderFacts.self, forKey: .render)
+    renderError = try container.decodeIfPresent(RecordError.self, forKey: .renderError)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -151,6 +162,8 @@ extension CrawlRecord {
     try container.encodeIfPresent(error, forKey: .error)
     try container.encodeIfPresent(imageError, forKey: .imageError)
     try container.encodeIfPresent(iconError, forKey: .iconError)
+    try container.encodeIfPresent(render, forKey: .render)
+    try container.encodeIfPresent(renderError, forKey: .renderError)
   }
 
   /// Every blob this record references (image and icon variants), relative to the output directory.

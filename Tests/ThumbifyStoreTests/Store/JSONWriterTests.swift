@@ -47,7 +47,10 @@ struct JSONWriterTests {
       fetch: FetchFacts(
         finalURL: "https://example.com/a", status: 200, redirects: ["http://example.com/a"], etag: "\"e\"",
         lastModified: "Tue, 01 Dec 2026 06:52:01 GMT", fetchedAt: "2026-12-01T11:36:44Z", duration: 0.00518),
-      metadata: metadata, image: set, icon: set, error: error, imageError: error, iconError: error)
+      metadata: metadata, image: set, icon: set, error: error, imageError: error, iconError: error,
+      render: RenderFacts(
+        reason: "appShell", fields: ["title", "image"], finalURL: "https://example.com/a/rendered"),
+      renderError: RecordError(code: "renderFailed", message: "The browser exited.", stage: "render"))
   }()
 
   /// A card with every optional set.
