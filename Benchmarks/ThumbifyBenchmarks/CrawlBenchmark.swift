@@ -24,6 +24,9 @@ import Foundation
 /// `--before <binary>` adds an earlier build of `thumbify` (e.g. from a `git worktree` of the commit
 /// before a change), sampled alternately with this one as often: "no slowdown" is then a ratio from one
 /// run, not two runs' absolute times on a shared machine.
+///
+/// `--render-auto` adds this build with `--render auto` (docs/rendering.md), sampled alternately as
+/// often: on this web no page needs rendering, so it must cost nothing but the rule's check.
 enum CrawlBenchmark {
   static func run(_ arguments: [String]) async throws {
     let urls = Int(ImagingBenchmark.option("--urls", in: arguments) ?? "") ?? 10_000
@@ -34,6 +37,7 @@ enum CrawlBenchmark {
     let concurrency = ImagingBenchmark.option("--concurrency", in: arguments) ?? "64"
     let withoutCards = arguments.contains("--peer-without-cards")
     let before = ImagingBenchmark.option("--before", in: arguments)
+    let withRenderAuto = arguments.contains("--render-auto")
     let port = 18_080
     let web = NSTemporaryDirectory() + "thumbify-bench-web"
     let thumbify =
@@ -88,7 +92,7 @@ enum CrawlBenchmark {
       sync()
       let out = outputs + "/\(crawls)-\(tool)-\(count)"
       let list = web + "/urls-\(count).txt"
-      if tool == "thumbify" || tool == "before" {
+      if tool == "thumbify" || tool == "before" || tool == "auto" {
         return try ChildProcess.run(
           tool == "before" ? before ?? thumbify : thumbify,
           [
@@ -96,7 +100,8 @@ enum CrawlBenchmark {
             // leave every sample's state in ~/.local/state), on the disk it was on before issue 21.
             "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--quiet",
             "--per-host", perHost, "--concurrency", concurrency, "--timeout", "30",
-          ] + (tool == "thumbify" || beforeTakesState ? ["--state", out + ".state"] : []),
+          ] + (tool != "before" || beforeTakesState ? ["--state", out + ".state"] : [])
+            + (tool == "auto" ? ["--render", "auto"] : []),
           acceptedStatuses: [0, 1])
       }
       return try ChildProcess.run(
@@ -116,8 +121,11 @@ enum CrawlBenchmark {
     var theirs: [ChildProcess.Outcome] = []
     var theirsWithoutCards: [ChildProcess.Outcome] = []
     var earlier: [ChildProcess.Outcome] = []
+    var renderAuto: [ChildProcess.Outcome] = []
+    if withRenderAuto { _ = try crawl(1_000, "auto") }
     for index in 0..<max(samples, peerSamples) {
       if index < samples { ours.append(try crawl(urls, "thumbify")) }
+      if index < samples && withRenderAuto { renderAuto.append(try crawl(urls, "auto")) }
       if index < samples && before != nil { earlier.append(try crawl(urls, "before")) }
       if index < peerSamples { theirs.append(try crawl(urls, "peer")) }
       if index < peerSamples && withoutCards { theirsWithoutCards.append(try crawl(urls, "peer-no-cards")) }
@@ -159,6 +167,17 @@ enum CrawlBenchmark {
           earlier.map { String(format: "%.2f", $0.seconds) }.joined(separator: " "),
           cpu, Double(earlier.map(\.peakRSSKiB).max() ?? 0) / 1024, oursMedian / seconds,
           median(ours.map(\.cpuSeconds)) / cpu))
+    }
+    if !renderAuto.isEmpty {
+      let seconds = median(renderAuto.map(\.seconds))
+      let cpu = median(renderAuto.map(\.cpuSeconds))
+      print(
+        String(
+          format:
+            "--render auto %6d URLs: median %.2f s (%@), CPU %.2f s, peak RSS %.1f MB; %.3fx the wall time of the crawl without it, %.3fx its CPU",
+          urls, seconds, renderAuto.map { String(format: "%.2f", $0.seconds) }.joined(separator: " "), cpu,
+          Double(renderAuto.map(\.peakRSSKiB).max() ?? 0) / 1024, seconds / oursMedian,
+          cpu / median(ours.map(\.cpuSeconds))))
     }
     // CPU time is far less sensitive than wall time to other work on the machine and to the slow
     // site's tail (both tools wait ~10 s for its largest photo at 32 KB/s whatever their speed).
