@@ -8,7 +8,9 @@ import Thumbify
 /// double-precision Lanczos3 reference, and peak RSS.
 ///
 /// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X] [--jpeg-headroom X] [--box-headroom X] [--rgb-path]
-/// [--quality-only]`
+/// [--quality-only] [--colour]`
+///
+/// `--colour` runs the colour-managed corpus instead (``ImagingColourBenchmark``).
 ///
 /// `--headroom` is thumbify's shrink-on-load headroom (`DecodeOptions.shrinkHeadroom`):
 /// 1 decodes at the smallest JPEG/WebP scale that covers the thumbnail; libvips
@@ -29,6 +31,9 @@ enum ImagingBenchmark {
     usesPlanarPath = !arguments.contains("--rgb-path")
     if let value = option("--jpeg-headroom", in: arguments) { jpegHeadroom = Double(value) }
     if let value = option("--box-headroom", in: arguments).flatMap(Double.init) { boxHeadroom = value }
+    if arguments.contains("--colour") {
+      return try ImagingColourBenchmark.run(arguments, samples: samples, headroom: headroom)
+    }
     let files = try ImagingCorpus.files(in: corpus)
     let out = NSTemporaryDirectory() + "thumbify-imaging-bench-\(getpid())"
     print(

@@ -23,10 +23,13 @@ enum ImagingCorpus {
     Configuration(name: "icon 64x64 cover png", box: Size(width: 64, height: 64), fit: .cover, format: .png),
   ]
 
-  /// The corpus files, built by `Benchmarks/imaging/make-corpus.py` when missing.
-  static func files(in directory: String) throws -> [String] {
+  /// The corpus files, built by `Benchmarks/imaging/make-corpus.py` when missing (`--colour`: the
+  /// colour-managed corpus).
+  static func files(in directory: String, colour: Bool = false) throws -> [String] {
     if !FileManager.default.fileExists(atPath: directory) {
-      try run("/usr/bin/python3", ["Benchmarks/imaging/make-corpus.py", directory])
+      try run(
+        "/usr/bin/python3", ["Benchmarks/imaging/make-corpus.py"] + (colour ? ["--colour"] : []) + [directory]
+      )
     }
     return try FileManager.default.contentsOfDirectory(atPath: directory).sorted().map {
       directory + "/" + $0
@@ -56,10 +59,11 @@ enum ImagingCorpus {
 
   /// `vipsthumbnail` over `files` with the same box, fit, format and quality;
   /// `processes` runs split the files, each with `VIPS_CONCURRENCY=1`.
-  static func vipsthumbnail(_ files: [String], _ configuration: Configuration, out: String, processes: Int)
-    throws
-  {
-    let arguments = vipsArguments(configuration, out: out)
+  /// `colourFlags` go before the files (``vipsColourFlags`` for the colour-managed corpus).
+  static func vipsthumbnail(
+    _ files: [String], _ configuration: Configuration, out: String, processes: Int, colourFlags: [String] = []
+  ) throws {
+    let arguments = vipsArguments(configuration, out: out) + colourFlags
     let chunks = (0..<processes).map { index in
       stride(from: index, to: files.count, by: processes).map { files[$0] }
     }
@@ -76,6 +80,10 @@ enum ImagingCorpus {
       guard process.terminationStatus == 0 else { throw BenchmarkFailure("vipsthumbnail failed") }
     }
   }
+
+  /// `vipsthumbnail` 8.14's flags for converting an embedded profile to sRGB as thumbify does (perceptual;
+  /// it has no black-point compensation flag). Without `--export-profile` it converts only CMYK.
+  static let vipsColourFlags = ["--export-profile", "srgb", "--intent", "perceptual"]
 
   /// `vipsthumbnail`'s options for a configuration (the files follow).
   static func vipsArguments(_ configuration: Configuration, out: String) -> [String] {
@@ -102,11 +110,18 @@ enum ImagingCorpus {
     private let output = Pipe()
     private var buffered = Data()
 
-    init(_ files: [String], _ configuration: Configuration, out: String, threads: Int) throws {
+    /// `managesColour`: `--srgb`, embedded profiles converted to sRGB (perceptual, black-point compensation).
+    init(
+      _ files: [String], _ configuration: Configuration, out: String, threads: Int,
+      managesColour: Bool = false
+    )
+      throws
+    {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
       process.arguments =
-        [
-          "Benchmarks/imaging/pillow-thumbnail.py", configuration.box.description, configuration.fit.rawValue,
+        ["Benchmarks/imaging/pillow-thumbnail.py"] + (managesColour ? ["--srgb"] : [])
+        + [
+          configuration.box.description, configuration.fit.rawValue,
           configuration.format.rawValue, String(configuration.quality), String(threads), "serve", out,
         ] + files
       process.standardInput = input

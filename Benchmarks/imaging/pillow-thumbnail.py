@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The Pillow peer of the imaging benchmark: times thumbnails of the given files.
 
-Usage: pillow-thumbnail.py WxH contain|cover webp|png QUALITY THREADS SAMPLES|serve OUTDIR FILE...
+Usage: pillow-thumbnail.py [--srgb] WxH contain|cover webp|png QUALITY THREADS SAMPLES|serve OUTDIR FILE...
 
 Each image: open, `draft` (JPEG DCT shrink-on-load), then `Image.thumbnail`
 (contain) or `ImageOps.fit` (cover), Lanczos, saved as WebP (method 4) or PNG.
@@ -9,19 +9,42 @@ Prints one line per sample: `seconds <s> cpu <s>` (warm-up excluded, interpreter
 and imports excluded), then `rss_kb <VmHWM>`. With `serve` instead of a sample
 count it runs one timed pass per line read from standard input (so a driver can
 interleave it with other tools) until end of input.
+
+With --srgb an embedded ICC profile is converted to sRGB after the draft decode, as thumbify and
+`vipsthumbnail --export-profile srgb` do: ImageCms (Little CMS), perceptual intent with black-point
+compensation, the transform built once per profile and kept (a thumbnailing service would).
 """
+import io
 import os
 import sys
 import time
 from multiprocessing import get_context
 
-from PIL import Image, ImageOps
+from PIL import Image, ImageCms, ImageOps
+
+SRGB = ImageCms.createProfile("sRGB")
+TRANSFORMS = {}
+
+
+def to_srgb(image):
+    """`image` converted from its embedded profile to sRGB (RGB mode), or as it is without one."""
+    icc = image.info.get("icc_profile")
+    if not icc:
+        return image
+    key = (icc, image.mode)
+    if key not in TRANSFORMS:
+        TRANSFORMS[key] = ImageCms.buildTransform(
+            ImageCms.ImageCmsProfile(io.BytesIO(icc)), SRGB, image.mode, "RGB",
+            renderingIntent=ImageCms.Intent.PERCEPTUAL, flags=ImageCms.FLAGS["BLACKPOINTCOMPENSATION"])
+    return ImageCms.applyTransform(image, TRANSFORMS[key])
 
 
 def thumbnail(job):
-    path, width, height, fit, fmt, quality, out = job
+    path, width, height, fit, fmt, quality, out, srgb = job
     image = Image.open(path)
     image.draft("RGB", (width, height))
+    if srgb and image.mode in ("RGB", "CMYK", "L"):
+        image = to_srgb(image)
     if image.mode not in ("RGB", "RGBA"):
         image = image.convert("RGBA" if "A" in image.mode or "transparency" in image.info else "RGB")
     if fit == "cover":
@@ -36,11 +59,13 @@ def thumbnail(job):
 
 
 def main():
-    size, fit, fmt, quality, threads, samples, out = sys.argv[1:8]
-    files = sys.argv[8:]
+    arguments = sys.argv[1:]
+    srgb = arguments[:1] == ["--srgb"]
+    size, fit, fmt, quality, threads, samples, out = arguments[srgb:srgb + 7]
+    files = arguments[srgb + 7:]
     width, height = (int(v) for v in size.split("x"))
     os.makedirs(out, exist_ok=True)
-    jobs = [(f, width, height, fit, fmt, int(quality), out) for f in files]
+    jobs = [(f, width, height, fit, fmt, int(quality), out, srgb) for f in files]
     # "spawn" workers: forking a process whose pool threads hold locks can deadlock at exit.
     pool = get_context("spawn").Pool(int(threads)) if int(threads) > 1 else None
     run = (lambda: pool.map(thumbnail, jobs, chunksize=1)) if pool else (lambda: [thumbnail(j) for j in jobs])

@@ -11,6 +11,8 @@ typedef struct {
   size_t offset;
   char *message;
   size_t message_size;
+  /// libpng's first warning about a colour chunk (iCCP, cHRM), which is how it says it dropped one.
+  char colour_warning[256];
 } reader;
 
 static void on_error(png_structp png, png_const_charp text) {
@@ -23,8 +25,25 @@ static void on_error(png_structp png, png_const_charp text) {
 }
 
 static void on_warning(png_structp png, png_const_charp text) {
-  (void)png;
-  (void)text;
+  // libpng prefixes a chunk's warnings with its name ("iCCP: CRC error"), except for chromaticities it
+  // cannot invert ("invalid chromaticities"); a colour chunk it refuses is dropped with only such a
+  // warning, which the caller turns into a typed one.
+  reader *source = png_get_error_ptr(png);
+  int is_colour = text && (strncmp(text, "iCCP", 4) == 0 || strncmp(text, "cHRM", 4) == 0 ||
+                           strstr(text, "chromaticities") != NULL);
+  if (is_colour && source->colour_warning[0] == 0) {
+    strncpy(source->colour_warning, text, sizeof source->colour_warning - 1);
+  }
+}
+
+/// Whether cHRM's chromaticities (×100000: white x, y, red x, y, green x, y, blue x, y) are sRGB's
+/// (BT.709 primaries, D65), within libpng's own tolerance for that comparison (0.001).
+static int is_srgb_chromaticities(const png_fixed_point xy[8]) {
+  static const png_fixed_point srgb[8] = {31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000};
+  for (int i = 0; i < 8; i++) {
+    if (xy[i] < srgb[i] - 100 || xy[i] > srgb[i] + 100) return 0;
+  }
+  return 1;
 }
 
 static void on_read(png_structp png, png_bytep out, size_t length) {
@@ -36,7 +55,7 @@ static void on_read(png_structp png, png_bytep out, size_t length) {
 
 int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thumbify_png_begin begin,
                            thumbify_png_row row, char *message, size_t message_size) {
-  reader source = {data, size, 0, message, message_size};
+  reader source = {data, size, 0, message, message_size, {0}};
   if (message_size > 0) message[0] = 0;
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, on_error, on_warning);
   if (!png) return 0;
@@ -63,6 +82,22 @@ int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thum
     icc = NULL;
     icc_length = 0;
   }
+  int has_srgb = png_get_valid(png, info, PNG_INFO_sRGB) != 0;
+  // An iCCP or cHRM that libpng refused (it keeps neither, and warned): reported, the image taken as
+  // sRGB (gAMA still corrected). An sRGB chunk overrides both, so their damage does not matter then.
+  const char *colour_warning = !has_srgb && !icc && source.colour_warning[0] ? source.colour_warning : NULL;
+
+  // cHRM (with gAMA, or sRGB's curve without) describes an RGB space when there is neither an sRGB
+  // chunk nor a profile; sRGB's own values are skipped, so the common file costs nothing more.
+  int color_type = png_get_color_type(png, info);
+  png_fixed_point xy[8];
+  png_fixed_point file_gamma = 0;
+  int has_chromaticities =
+      !has_srgb && !icc && (color_type & PNG_COLOR_MASK_COLOR) &&
+      png_get_cHRM_fixed(png, info, &xy[0], &xy[1], &xy[2], &xy[3], &xy[4], &xy[5], &xy[6], &xy[7]) &&
+      !is_srgb_chromaticities(xy);
+  if (has_chromaticities && !png_get_gAMA_fixed(png, info, &file_gamma)) file_gamma = 0;
+
   png_bytep exif = NULL;
   png_uint_32 exif_length = 0;
   if (!png_get_eXIf_1(png, info, &exif_length, &exif)) {
@@ -72,7 +107,6 @@ int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thum
 
   png_uint_32 width = png_get_image_width(png, info);
   png_uint_32 height = png_get_image_height(png, info);
-  int color_type = png_get_color_type(png, info);
   int bit_depth = png_get_bit_depth(png, info);
   int interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
   int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS);
@@ -82,7 +116,8 @@ int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thum
   png_set_alpha_mode(png, PNG_ALPHA_PNG, PNG_DEFAULT_sRGB);
   // The profile's own curves describe the samples: override any gAMA with the output's gamma,
   // which turns libpng's correction off.
-  if (icc) png_set_gamma(png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
+  // The same when the caller converts from cHRM and gAMA.
+  if (icc || has_chromaticities) png_set_gamma(png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
   if (bit_depth == 16) png_set_scale_16(png);
   png_set_expand(png);
   if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
@@ -92,7 +127,9 @@ int thumbify_png_read_rows(const uint8_t *data, size_t size, void *context, thum
   if (png_get_bit_depth(png, info) != 8 || channels != (has_alpha ? 4 : 3)) {
     png_error(png, "libpng did not reduce the image to 8-bit RGB or RGBA.");
   }
-  thumbify_png_header header = {width, height, channels, interlaced, icc, icc_length, exif, exif_length};
+  thumbify_png_header header = {width, height, channels, interlaced, icc, icc_length, colour_warning,
+                                has_chromaticities, {0}, file_gamma, exif, exif_length};
+  if (has_chromaticities) memcpy(header.chromaticities, xy, sizeof xy);
   if (!begin(context, &header)) {
     result = -1;
     png_longjmp(png, 1);

@@ -16,6 +16,16 @@ typedef struct {
   /// Valid only during `begin`.
   const uint8_t *icc_profile;
   uint32_t icc_profile_length;
+  /// libpng's warning when it refused an iCCP or cHRM chunk (no profile then, and no sRGB chunk), or NULL.
+  /// Valid only during `begin`.
+  const char *colour_warning;
+  /// 1 when the caller is to convert from cHRM (and gAMA): an RGB image with a cHRM that is not sRGB's,
+  /// and neither an sRGB chunk nor a profile. The rows are then not gamma-corrected.
+  int has_chromaticities;
+  /// cHRM ×100000: white point x, y, red x, y, green x, y, blue x, y.
+  int32_t chromaticities[8];
+  /// gAMA ×100000 (the file's encoding exponent, 45455 for 1/2.2), or 0 without a valid one.
+  int32_t file_gamma;
   /// The eXIf chunk's TIFF structure (before the image data), or NULL; valid only during `begin`.
   const uint8_t *exif;
   uint32_t exif_length;
@@ -34,7 +44,7 @@ typedef void (*thumbify_png_row)(void *context, const uint8_t *pixels, uint32_t 
 /// PNG_IMAGE_FLAG_16BIT_sRGB): 16-bit samples are taken as sRGB-encoded and scaled, a gAMA other than
 /// sRGB's is corrected to sRGB, grey becomes RGB, palette and tRNS become RGB(A). With an iCCP profile
 /// (and no sRGB chunk) gAMA is ignored, as the PNG specification says: the profile is converted by
-/// the caller. Ancillary chunks are capped at 4 MB inflated (png_set_chunk_malloc_max).
+/// the caller; so is a cHRM that is not sRGB's (see `has_chromaticities`). Ancillary chunks are capped at 4 MB inflated (png_set_chunk_malloc_max).
 ///
 /// Returns 1 when every row was delivered, 0 on a libpng error (`message` holds libpng's text), -1 when
 /// `begin` stopped the read.

@@ -12,8 +12,9 @@ import CPNGRows
 /// thumbnail holds only the box-shrunk image (a 49-megapixel PNG for a
 /// 1200-pixel thumbnail: about 40 MB, not 150–200 MB). Adam7 passes are
 /// placed pixel by pixel, which also keeps clear of libpng 1.6.39's garbled
-/// interlaced 16-bit reads in its simplified API. An `iCCP` profile is converted to sRGB
-/// (``ColorManagement``) and an `eXIf` orientation applied, both to the shrunk pixels.
+/// interlaced 16-bit reads in its simplified API. An `iCCP` profile, or a `cHRM` (and `gAMA`) that is
+/// not sRGB's (``ChromaticityProfile``), is converted to sRGB (``ColorManagement``) and an `eXIf`
+/// orientation applied, both to the shrunk pixels.
 struct PNGDecoder: ImageDecoding {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     try data.withUnsafeBufferPointer { (png) throws(ImageError) -> DecodedImage in
@@ -68,7 +69,7 @@ struct PNGDecoder: ImageDecoding {
     var canvas: ShrinkingCanvas?
     var size = Size(width: 0, height: 0)
     var error: ImageError?
-    /// The iCCP profile (libpng drops one it finds malformed, with only a warning).
+    /// The iCCP profile, one made from cHRM and gAMA, or libpng's warning for a colour chunk it dropped.
     var profile: EmbeddedProfile?
     /// The eXIf chunk's orientation, ``ExifOrientation/up`` without one.
     var orientation = ExifOrientation.up
@@ -80,6 +81,12 @@ struct PNGDecoder: ImageDecoding {
       size = Size(width: Int(header.width), height: Int(header.height))
       if let icc = header.icc_profile, header.icc_profile_length > 0 {
         profile = .bytes(Array(UnsafeBufferPointer(start: icc, count: Int(header.icc_profile_length))))
+      } else if header.has_chromaticities != 0 {
+        let xy = withUnsafeBytes(of: header.chromaticities) { Array($0.bindMemory(to: Int32.self)) }
+        profile = ChromaticityProfile(chromaticities: xy, fileGamma: header.file_gamma).embedded
+      } else if let warning = header.colour_warning {
+        // libpng dropped the chunk and said so only in a warning: record it, the image is sRGB.
+        profile = .malformed(.malformedChunks(format: .png, message: "libpng: " + String(cString: warning)))
       }
       if let exif = header.exif, header.exif_length > 0 {
         let tiff = Array(UnsafeBufferPointer(start: exif, count: Int(header.exif_length)))

@@ -21,6 +21,15 @@ extension TestImages {
     case sRGB = "sRGB IEC61966-2.1"
   }
 
+  /// A working space's published white point and primaries (CIE x, y) and its gamma.
+  struct RGBSpaceDefinition {
+    var white: (Double, Double)
+    var red: (Double, Double)
+    var green: (Double, Double)
+    var blue: (Double, Double)
+    var gamma: Double
+  }
+
   /// A 96×64 picture of what a profile changes most: saturated primaries and secondaries, skin and
   /// sky tones, and a grey ramp, in 16×16 patches (no edges inside a patch, so JPEG keeps them flat).
   static let colourChart: PixelBuffer = {
@@ -39,14 +48,11 @@ extension TestImages {
     switch space {
     case .sRGB:
       profile = cmsCreate_sRGBProfile()
-    case .adobeRGB:
+    case .adobeRGB, .proPhoto:
+      let definition = space.definition
       profile = rgbProfile(
-        white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
-        gamma: 563.0 / 256)
-    case .proPhoto:
-      profile = rgbProfile(
-        white: (0.3457, 0.3585), red: (0.7347, 0.2653), green: (0.1596, 0.8404), blue: (0.0366, 0.0001),
-        gamma: 1.8)
+        white: definition.white, red: definition.red, green: definition.green, blue: definition.blue,
+        gamma: definition.gamma)
     }
     defer { cmsCloseProfile(profile) }
     setDescription(profile, space.rawValue)
@@ -179,6 +185,20 @@ extension TestImages {
     return Array(jpeg[0..<2]) + segments + Array(jpeg[2...])
   }
 
+  /// A `cHRM` chunk's payload: the eight chromaticities ×100000, big-endian (white, red, green, blue).
+  static func chrmPayload(_ xy: [Double]) -> [UInt8] {
+    xy.flatMap { value -> [UInt8] in
+      let fixed = UInt32(bitPattern: Int32((value * 100_000).rounded()))
+      return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: fixed >> $0) }
+    }
+  }
+
+  /// A `gAMA` chunk's payload for a decoding `gamma` (2.2 is written 45455).
+  static func gamaPayload(decoding gamma: Double) -> [UInt8] {
+    let fixed = UInt32((100_000 / gamma).rounded())
+    return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: fixed >> $0) }
+  }
+
   /// `png` with its colour chunks (sRGB, gAMA, cHRM, iCCP) removed and `chunks` inserted after IHDR.
   static func png(_ png: [UInt8], inserting chunks: [(type: String, payload: [UInt8])]) -> [UInt8] {
     var output = Array(png[0..<33])  // the signature and IHDR
@@ -260,5 +280,30 @@ extension TestImages {
     var patched = bytes
     patched.replaceSubrange(offset..<offset + replacement.count, with: replacement)
     return patched
+  }
+}
+
+extension TestImages.RGBSpace {
+  /// The space's definition; sRGB's curve is not a pure gamma (2.2 stands for it here).
+  var definition: TestImages.RGBSpaceDefinition {
+    switch self {
+    case .adobeRGB:
+      TestImages.RGBSpaceDefinition(
+        white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06),
+        gamma: 563.0 / 256)
+    case .proPhoto:
+      TestImages.RGBSpaceDefinition(
+        white: (0.3457, 0.3585), red: (0.7347, 0.2653), green: (0.1596, 0.8404), blue: (0.0366, 0.0001),
+        gamma: 1.8)
+    case .sRGB:
+      TestImages.RGBSpaceDefinition(
+        white: (0.3127, 0.3290), red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), gamma: 2.2)
+    }
+  }
+
+  /// The definition's chromaticities in `cHRM` order: white, red, green, blue, each x then y.
+  var chromaticities: [Double] {
+    let d = definition
+    return [d.white.0, d.white.1, d.red.0, d.red.1, d.green.0, d.green.1, d.blue.0, d.blue.1]
   }
 }
