@@ -118,23 +118,51 @@ enum RenderBenchmark {
         print("render rule: no directory \(directory)")
         continue
       }
-      var pages = 0
+      var pages: [(bytes: [UInt8], metadata: PageMetadata)] = []
       var fired: [String: [String]] = [:]
       for case let path as String in walker where path.hasSuffix(".html") || path.hasSuffix(".htm") {
         guard let html = FileManager.default.contents(atPath: directory + "/" + path) else { continue }
-        pages += 1
         let bytes = [UInt8](html)
         let metadata = extractor.extract(
           html: bytes, pageURL: "https://example.com/" + path, contentType: nil)
+        pages.append((bytes, metadata))
         if let reason = RenderRule.reason(for: metadata, html: bytes) {
           fired[reason, default: []].append(path)
         }
       }
+      // What `auto` adds to a page that needs no rendering is the rule's check: its time beside the
+      // extraction's, both over every page, repeated (medians of 5 rounds).
+      func seconds(_ body: () -> Void) -> Double {
+        var rounds: [Double] = []
+        for _ in 0..<5 {
+          let start = ContinuousClock.now
+          body()
+          let elapsed = start.duration(to: .now)
+          rounds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return CrawlBenchmark.median(rounds)
+      }
+      let repeats = max(1, 2_000 / max(pages.count, 1))
+      let ruleSeconds = seconds {
+        for _ in 0..<repeats {
+          for page in pages { blackHole(RenderRule.reason(for: page.metadata, html: page.bytes)) }
+        }
+      }
+      let extractSeconds = seconds {
+        for _ in 0..<repeats {
+          for page in pages {
+            blackHole(extractor.extract(html: page.bytes, pageURL: "https://example.com/", contentType: nil))
+          }
+        }
+      }
+      let visits = Double(repeats * max(pages.count, 1))
       let count = fired.values.map(\.count).reduce(0, +)
       print(
         String(
-          format: "render rule on %@: fires on %d of %d pages (%.1f %%)", directory, count, pages,
-          pages == 0 ? 0 : 100 * Double(count) / Double(pages)))
+          format:
+            "render rule on %@: fires on %d of %d pages (%.1f %%); the check %.2f µs a page, %.3f %% of extracting it (%.1f µs)",
+          directory, count, pages.count, pages.isEmpty ? 0 : 100 * Double(count) / Double(pages.count),
+          1e6 * ruleSeconds / visits, 100 * ruleSeconds / extractSeconds, 1e6 * extractSeconds / visits))
       for (reason, paths) in fired.sorted(by: { $0.key < $1.key }) {
         print(
           "  \(reason): \(paths.sorted().prefix(12).joined(separator: ", "))\(paths.count > 12 ? ", …" : "")")

@@ -158,8 +158,34 @@ package final class ChromiumRenderer: PageRendering {
     await tabs.acquire()
     defer { tabs.release() }
     let instance = try runningBrowser()
+    do {
+      return try await render(url, document: document, in: instance)
+    } catch {
+      // A browser command (not a page's) that got no answer in the page's deadline: the browser
+      // itself hangs, so the next page starts a new one instead of waiting on it too.
+      if case .timedOut(let method) = error, method.hasPrefix("Target.") || method.hasPrefix("Browser.") {
+        retire(instance)
+      }
+      throw error
+    }
+  }
+
+  /// Stops `instance` and, when it is still the running browser, forgets it.
+  private func retire(_ instance: BrowserInstance) {
+    browser.withLock { current in
+      if current === instance { current = nil }
+    }
+    instance.terminate()
+  }
+
+  private func render(_ url: String, document: FetchResponse?, in instance: BrowserInstance)
+    async throws(RenderError) -> RenderedPage
+  {
     let pipe = instance.pipe
-    let context = try await pipe.send("Target.createBrowserContext", ["disposeOnDetach": .bool(true)])
+    // Setting a page up takes milliseconds; no answer within the page's whole deadline is a hang.
+    let wait = budget.deadline
+    let context = try await pipe.send(
+      "Target.createBrowserContext", ["disposeOnDetach": .bool(true)], timeout: wait)
     guard let contextID = context["browserContextId"]?.stringValue else {
       throw .protocolError(method: "Target.createBrowserContext", message: "no browserContextId")
     }
@@ -167,11 +193,13 @@ package final class ChromiumRenderer: PageRendering {
       Task { try? await pipe.send("Target.disposeBrowserContext", ["browserContextId": .string(contextID)]) }
     }
     try await pipe.send(
-      "Browser.setDownloadBehavior", ["behavior": .string("deny"), "browserContextId": .string(contextID)])
+      "Browser.setDownloadBehavior", ["behavior": .string("deny"), "browserContextId": .string(contextID)],
+      timeout: wait)
     let target = try await pipe.send(
-      "Target.createTarget", ["url": .string("about:blank"), "browserContextId": .string(contextID)])
+      "Target.createTarget", ["url": .string("about:blank"), "browserContextId": .string(contextID)],
+      timeout: wait)
     let attached = try await pipe.send(
-      "Target.attachToTarget", ["targetId": target["targetId"] ?? .null, "flatten": .bool(true)])
+      "Target.attachToTarget", ["targetId": target["targetId"] ?? .null, "flatten": .bool(true)], timeout: wait)
     guard let session = attached["sessionId"]?.stringValue else {
       throw .protocolError(method: "Target.attachToTarget", message: "no sessionId")
     }

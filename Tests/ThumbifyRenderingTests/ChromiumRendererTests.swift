@@ -168,4 +168,26 @@ struct ChromiumRendererTests {
       #expect(renderer.browserProcessID != first)
     }
   }
+
+  /// A browser that stops answering (here: stopped with SIGSTOP) fails the page within its deadline
+  /// and is replaced for the next page, not waited on by every page after it.
+  @Test func aHungBrowserIsReplaced() async throws {
+    var budget = RenderBudget()
+    budget.deadline = .seconds(2)
+    try await withRenderer(budget: budget) { renderer, nginx in
+      try nginx.write("one.html", "<title>One</title>")
+      try nginx.write("two.html", "<title>Two</title>")
+      #expect(title(try await renderer.render(nginx.url("/one.html"))) == "One")
+      let hung = try #require(renderer.browserProcessID)
+      kill(hung, SIGSTOP)
+      defer { kill(hung, SIGKILL) }
+      let started = ContinuousClock.now
+      await #expect(throws: RenderError.timedOut(method: "Target.createBrowserContext")) {
+        try await renderer.render(nginx.url("/two.html"))
+      }
+      #expect(started.duration(to: .now) < .seconds(6))
+      #expect(title(try await renderer.render(nginx.url("/two.html"))) == "Two")
+      #expect(renderer.browserProcessID != hung)
+    }
+  }
 }
