@@ -199,7 +199,8 @@ package final class ChromiumRenderer: PageRendering {
       "Target.createTarget", ["url": .string("about:blank"), "browserContextId": .string(contextID)],
       timeout: wait)
     let attached = try await pipe.send(
-      "Target.attachToTarget", ["targetId": target["targetId"] ?? .null, "flatten": .bool(true)], timeout: wait)
+      "Target.attachToTarget", ["targetId": target["targetId"] ?? .null, "flatten": .bool(true)],
+      timeout: wait)
     guard let session = attached["sessionId"]?.stringValue else {
       throw .protocolError(method: "Target.attachToTarget", message: "no sessionId")
     }
