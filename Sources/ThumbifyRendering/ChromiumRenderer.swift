@@ -58,6 +58,9 @@ package final class ChromiumRenderer: PageRendering {
     let profile: String
     let routes: EventRoutes
     let pagesStarted = Atomic<Int>(0)
+    /// Set once the browser answered its first command: until then a slow start (seconds on a
+    /// loaded machine) is not yet a hang.
+    let hasAnswered = Atomic<Bool>(false)
 
     init(executable: String) throws(RenderError) {
       profile =
@@ -119,6 +122,9 @@ package final class ChromiumRenderer: PageRendering {
   }
 
   deinit { shutdown() }
+
+  /// How long a browser just started may take to answer its first command.
+  static let startAllowance: Duration = .seconds(30)
 
   /// The running browser's process ID, if one runs (tests kill it).
   package var browserProcessID: pid_t? { browser.withLock { $0?.pipe.processID } }
@@ -182,6 +188,12 @@ package final class ChromiumRenderer: PageRendering {
     async throws(RenderError) -> RenderedPage
   {
     let pipe = instance.pipe
+    if !instance.hasAnswered.load(ordering: .acquiring) {
+      // A browser just started answers when it has started: up to `startAllowance`, not the page's
+      // deadline (a 2 s deadline retired every fresh browser on a loaded machine).
+      try await pipe.send("Browser.getVersion", timeout: max(budget.deadline, Self.startAllowance))
+      instance.hasAnswered.store(true, ordering: .releasing)
+    }
     // Setting a page up takes milliseconds; no answer within the page's whole deadline is a hang.
     let wait = budget.deadline
     let context = try await pipe.send(
@@ -212,6 +224,9 @@ package final class ChromiumRenderer: PageRendering {
     try await pipe.send(
       "Fetch.enable", ["patterns": .array([.object(["urlPattern": .string("*")])])], session: session)
     try await pipe.send("Page.enable", session: session)
+    // The browser's own "networkIdle" (no request for 500 ms, by its clock): events reach us late on
+    // a loaded machine, so our quiet period alone once read a page before its script's fetch().
+    try await pipe.send("Page.setLifecycleEventsEnabled", ["enabled": .bool(true)], session: session)
     // No popups: `window.open` opens nothing (dialogs are dismissed as they open, below).
     try await pipe.send(
       "Page.addScriptToEvaluateOnNewDocument", ["source": .string("window.open = () => null;")],
@@ -233,6 +248,10 @@ private final class PageSession: Sendable {
     var bytes = 0
     var open = 0
     var loaded = false
+    /// The frames whose document the browser last called network-idle (`Page.lifecycleEvent`).
+    var idleFrames: Set<String> = []
+    /// The navigated page's frame, from `Page.navigate`'s answer.
+    var mainFrame: String?
     var lastActivity = ContinuousClock.now
     /// Bodies already fetched, by the URL asked for and the URL redirected to: the page the crawl
     /// handed over, and a redirect answered with its target's body next.
@@ -260,26 +279,50 @@ private final class PageSession: Sendable {
     if let error = navigation["errorText"]?.stringValue, !error.isEmpty {
       throw .protocolError(method: "Page.navigate", message: error)
     }
-    // Settled: loaded, and no request open for the quiet period; or the deadline.
-    while ContinuousClock.now < deadline {
-      let settled = state.withLock { state in
-        state.loaded && state.open == 0 && ContinuousClock.now - state.lastActivity >= budget.quietPeriod
+    let mainFrame = navigation["frameId"]?.stringValue
+    state.withLock { $0.mainFrame = mainFrame }
+    while true {
+      // Settled: loaded, idle by the browser's clock, and no request open for the quiet period by
+      // ours; or the deadline.
+      while ContinuousClock.now < deadline {
+        let settled = state.withLock { state in
+          state.loaded && state.mainFrame.map(state.idleFrames.contains) == true && state.open == 0
+            && ContinuousClock.now - state.lastActivity >= budget.quietPeriod
+        }
+        if settled { break }
+        try? await Task.sleep(for: .milliseconds(50))
       }
-      if settled { break }
-      try? await Task.sleep(for: .milliseconds(50))
+      let (finalURL, isComplete, html) = try await snapshot(deadline: deadline)
+      // The events say "loaded" for about:blank too, when its load event comes late (seen on a
+      // loaded machine: the DOM was read before the page's own document had arrived). Only the
+      // navigated document, complete, is the rendered page; until the deadline, look again.
+      if (isComplete && finalURL != "about:blank") || ContinuousClock.now >= deadline {
+        return RenderedPage(html: Array(html.utf8), url: finalURL, requests: state.withLock { $0.requests })
+      }
+      try? await Task.sleep(for: .milliseconds(100))
     }
-    // A page whose script never yields cannot be read: its evaluation times out.
+  }
+
+  /// The document as it is now: its URL, whether it finished loading, and its markup.
+  private func snapshot(deadline: ContinuousClock.Instant) async throws(RenderError) -> (String, Bool, String)
+  {
+    // A page whose script never yields cannot be read: its evaluation times out. It gets what is
+    // left of the deadline, but at least 2 s: on a loaded machine a settled page's renderer can
+    // take over a second to answer.
+    let wait = max(.seconds(2), deadline - ContinuousClock.now)
     let snapshot = try await pipe.send(
       "Runtime.evaluate",
       [
         "expression": .string(
-          "[document.URL, document.documentElement ? document.documentElement.outerHTML : '']"),
+          "[document.URL, document.readyState, document.documentElement ? document.documentElement.outerHTML : '']"
+        ),
         "returnByValue": .bool(true),
-      ], session: session, timeout: .seconds(2))
-    guard case .array(let parts) = snapshot["result"]?["value"], parts.count == 2,
-      let finalURL = parts[0].stringValue, let html = parts[1].stringValue
+      ], session: session, timeout: wait)
+    guard case .array(let parts) = snapshot["result"]?["value"], parts.count == 3,
+      let finalURL = parts[0].stringValue, let readyState = parts[1].stringValue,
+      let html = parts[2].stringValue
     else { throw .protocolError(method: "Runtime.evaluate", message: "no document") }
-    return RenderedPage(html: Array(html.utf8), url: finalURL, requests: state.withLock { $0.requests })
+    return (finalURL, readyState == "complete", html)
   }
 
   private func handle(_ events: AsyncStream<DevToolsPipe.Event>) async {
@@ -298,7 +341,21 @@ private final class PageSession: Sendable {
             state.lastActivity = .now
           }
         case "Page.frameStartedLoading":
-          state.withLock { $0.loaded = false }
+          state.withLock { state in
+            state.loaded = false
+            if let frame = event.params["frameId"]?.stringValue { state.idleFrames.remove(frame) }
+          }
+        case "Page.lifecycleEvent":
+          guard let frame = event.params["frameId"]?.stringValue, let name = event.params["name"]?.stringValue
+          else { break }
+          state.withLock { state in
+            // "init" starts a new document in the frame: its idleness is to be seen again.
+            if name == "networkIdle" {
+              state.idleFrames.insert(frame)
+            } else if name == "init" {
+              state.idleFrames.remove(frame)
+            }
+          }
         case "Page.javascriptDialogOpening":
           group.addTask {
             _ = try? await self.pipe.send(

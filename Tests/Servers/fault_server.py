@@ -8,7 +8,7 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /hold?ms=N&bucket=B      answers after N ms; counts concurrent requests per bucket
   /stats?bucket=B          JSON {"max": concurrent max, "count": requests} for a bucket
   /slow-body?bytes=N&interval=S   Content-Length N, one byte every S seconds
-  /tarpit                  accepts and never answers
+  /tarpit                  accepts and never answers (/tarpit?image=X counted in bucket tarpit:X)
   /tarpit-images?ms=N      after N ms, a page whose og:image, twitter:image and icon are tarpits
   /endless                 a body that never ends (no Content-Length)
   /gzip-bomb               50 MB of zeros, gzip-encoded (about 50 KB on the wire)
@@ -160,6 +160,9 @@ class Handler(BaseHTTPRequestHandler):
                 return
 
     def route_tarpit(self, query):
+        if "image" in query:  # the tarpit-images page's candidates, counted in "tarpit:<image>"
+            count("tarpit:" + query["image"], 1)
+            count("tarpit:" + query["image"], -1)
         STOP.wait(120)
         self.close_connection = True
 

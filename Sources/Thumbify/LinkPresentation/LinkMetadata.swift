@@ -19,6 +19,13 @@ public struct LinkMetadata: Sendable, Codable, Equatable {
   /// What fetches and thumbnails the pictures: the provider that made (or read) this metadata. Not
   /// part of the value: not encoded, not compared.
   var loader: ThumbnailLoader?
+  /// Set when this call rendered the page in headless Chromium (`render:` of the provider): why, and
+  /// which fields came from the rendered DOM. Like the manifest's `render`; not part of the card, so
+  /// not encoded or compared (a cached or decoded value has none).
+  public internal(set) var render: RenderFacts?
+  /// Why this call could not render the page (`renderFailed`, its message naming the cause): the
+  /// metadata is then the served HTML's. Not part of the card, like ``render``.
+  public internal(set) var renderError: RecordError?
 
   /// Metadata holding `card`. Its thumbnail accessors need a provider's loader: metadata made this
   /// way (or decoded) has none until ``LinkMetadataProvider/attached(_:)`` gives it one.
@@ -106,5 +113,7 @@ extension LinkMetadata {
     }
     card.icon = metadata.icon.map { Card.Picture(url: $0.url, width: 0, height: 0) }
     self.init(card: card)
+    render = preview.render
+    renderError = preview.renderError
   }
 }

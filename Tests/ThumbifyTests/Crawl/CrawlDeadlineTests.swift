@@ -35,9 +35,14 @@ struct CrawlDeadlineTests {
     let status = try await ChildProcess.run(process)
     let elapsed = start.duration(to: .now)
 
-    // Then the card is written within about one timeout (an upper bound, not a benchmark)
+    // Then the first image candidate used the URL's budget and the second was never asked for
+    // (counted by the server, so a loaded machine cannot make this pass or fail)
     #expect(status == 0)
-    #expect(elapsed < .milliseconds(3_500), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
+    #expect(try server.stats(bucket: "tarpit:og").count >= 1)
+    #expect(try server.stats(bucket: "tarpit:twitter").count == 0, "a second image candidate was fetched")
+    // and the card is written within about one timeout: 2.5 s of network time; the process's start
+    // and a loaded machine took up to 3 s more (a bound against a hang, not a benchmark).
+    #expect(elapsed < .seconds(10), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
     let record = try #require(try readManifest(out).first)
     #expect(record.outcome == .ok)
     #expect(record.metadata?.title == "Three tarpits")

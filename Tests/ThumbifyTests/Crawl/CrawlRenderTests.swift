@@ -112,7 +112,7 @@ final class CrawlRenderTests {
   @Test func autoRendersTheAppShellsOnlyAndEveryRequestIsThumbifys() async throws {
     let out = root + "/auto"
     let crawl = try start(
-      out, paths: staticPaths + appPaths + ["/loop.html"], ["--render", "auto", "--render-timeout", "3s"])
+      out, paths: staticPaths + appPaths + ["/loop.html"], ["--render", "auto", "--render-timeout", "8s"])
     let status = await crawl.exitStatus()
     let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
     #expect(status == 0, "\(log)")
