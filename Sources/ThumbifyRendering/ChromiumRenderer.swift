@@ -296,7 +296,12 @@ private final class PageSession: Sendable {
       // The events say "loaded" for about:blank too, when its load event comes late (seen on a
       // loaded machine: the DOM was read before the page's own document had arrived). Only the
       // navigated document, complete, is the rendered page; until the deadline, look again.
-      if (isComplete && finalURL != "about:blank") || ContinuousClock.now >= deadline {
+      if isComplete && finalURL != "about:blank" {
+        return RenderedPage(html: Array(html.utf8), url: finalURL, requests: state.withLock { $0.requests })
+      }
+      if ContinuousClock.now >= deadline {
+        // Past the deadline the DOM is taken as it is, unless the page's document never came.
+        guard finalURL != "about:blank" else { throw .timedOut(method: "Page.navigate") }
         return RenderedPage(html: Array(html.utf8), url: finalURL, requests: state.withLock { $0.requests })
       }
       try? await Task.sleep(for: .milliseconds(100))
