@@ -99,7 +99,7 @@ enum MergeBenchmark {
     var index = 0
     while counts.min() ?? perShard < perShard {
       defer { index += 1 }
-      let url = "https://www.site\(index % 20_011).example.com/articles/\(index)/a-long-slug-for-the-article"
+      let url = "https://www.site\(index % 20_011).com/articles/\(index)/a-long-slug-for-the-article"
       let shard = Shard.index(ofNormalizedURL: url, count: shardCount)
       guard counts[shard] < perShard else { continue }
       counts[shard] += 1
@@ -111,7 +111,7 @@ enum MergeBenchmark {
       metadata.lang = "en"
       metadata.image = ImageCandidate(
         url: "https://cdn.example.com/og/\(index % 32).jpg", width: 1200, height: 630)
-      metadata.icon = IconCandidate(url: "https://www.site\(index % 20_011).example.com/favicon.ico")
+      metadata.icon = IconCandidate(url: "https://www.site\(index % 20_011).com/favicon.ico")
       metadata.canonicalURL = url
       metadata.publishedTime = "2026-12-01T08:00:00Z"
       let record = CrawlRecord(

@@ -18,9 +18,4 @@ static inline int thumbify_cloexec_pipe(int fds[2]) {
   return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
 
-/// syncfs(fd): flushes the file system holding fd (the merge's hard links, before a manifest names
-/// them), and no other: sync(2) would flush every disk of a shared machine.
-static inline int thumbify_syncfs(int fd) {
-  return (int)syscall(SYS_syncfs, fd);
-}
 #endif

@@ -6,7 +6,7 @@ import ThumbifyStore
 ///
 /// 1. Takes the merged state's run lock, and each shard's (a shard still crawling is refused).
 /// 2. Brings every shard's blobs in (`BlobUnion`: hard links on one file system, else copies, each
-///    verified against its SHA-256 name; present blobs skipped), then flushes the file system.
+///    verified against its SHA-256 name; present blobs skipped), then fsyncs the directories linked into.
 /// 3. Takes each shard's state into the merged state (`StateStore.importState`): a page's row comes from
 ///    the shard that owns its URL (`Shard` among the shard count), other shards' rows fill only gaps.
 /// 4. Writes the manifest: with a list, the list's order (each URL's record taken from its shard's
@@ -98,7 +98,8 @@ public final class ShardMerge: Sendable {
 
     let union = BlobUnion(target: output.directory)
     for shard in shards { summary.blobs = summary.blobs + (try union.unite(from: shard.directory)) }
-    union.sync()
+    try union.sync(summary.blobs)
+    summary.blobs.linkedDirectories = []
 
     let state = try StateStore(path: output.stateDatabase)
     let count = shards.count

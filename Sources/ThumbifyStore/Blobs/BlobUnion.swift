@@ -1,4 +1,3 @@
-import CLinux
 import Foundation
 import ThumbifySystem
 
@@ -9,7 +8,7 @@ import ThumbifySystem
 ///
 /// A link (`link(2)`) puts the whole file under its name at once, and a copy is written to an unnamed
 /// file and linked into place, so no reader ever sees a torn blob. Links are not fsynced one by one:
-/// call `sync()` before a manifest names them.
+/// call `sync(_:)` before a manifest names them.
 public struct BlobUnion: Sendable {
   /// The output directory the blobs go into.
   public let target: String
@@ -31,6 +30,8 @@ public struct BlobUnion: Sendable {
     /// The first 100 rejected paths, relative to the source.
     public var rejectedPaths: [String] = []
     public var bytes = 0
+    /// The target's directories that got a new link (at most 65,536 `blobs/ab/cd`), for `sync(_:)`.
+    public var linkedDirectories: Set<String> = []
 
     public init() {}
 
@@ -42,6 +43,7 @@ public struct BlobUnion: Sendable {
       sum.rejected += rhs.rejected
       sum.rejectedPaths = Array((lhs.rejectedPaths + rhs.rejectedPaths).prefix(100))
       sum.bytes += rhs.bytes
+      sum.linkedDirectories.formUnion(rhs.linkedDirectories)
       return sum
     }
   }
@@ -99,6 +101,7 @@ public struct BlobUnion: Sendable {
     counts.bytes = bytes.count
     if link(origin, destination) == 0 || errno == EEXIST {
       counts.linked = 1
+      counts.linkedDirectories = [directory]
       return counts
     }
     // EXDEV (another file system), or a file system without hard links: copy.
@@ -107,13 +110,17 @@ public struct BlobUnion: Sendable {
     return counts
   }
 
-  /// Flushes the target's file system (`syncfs(2)`): the links made so far are durable before a
-  /// manifest names them.
-  public func sync() {
-    let descriptor = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return }
-    _ = thumbify_syncfs(descriptor)
-    close(descriptor)
+  /// Makes the links of `counts` durable before a manifest names them: each directory that got one is
+  /// fsynced (the linked files' bytes were fsynced by the crawl that wrote them; copies are fsynced as
+  /// they are written). Not `syncfs(2)`, which on a shared machine waits for everyone's dirty pages:
+  /// it took most of a small merge's wall time.
+  public func sync(_ counts: Counts) throws(StoreError) {
+    for directory in counts.linkedDirectories.sorted() {
+      let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw SystemCall.error("open", directory) }
+      defer { close(descriptor) }
+      guard fsync(descriptor) == 0 else { throw SystemCall.error("flush", directory) }
+    }
   }
 
   /// The 64 lower-case hex digits of a blob name `<sha256>.<ext>`, or nil.

@@ -39,7 +39,8 @@ struct ShardMergeStoreTests {
     let second = try union.unite(from: root + "/a")
 
     // Then the good blob is hard-linked the first time and present the second; the bad one left out
-    #expect(first.linked == 1 && first.rejected == 1 && first.rejectedPaths == [bad.path])
+    #expect(
+      first.linked == 1 && first.rejected == 1 && first.rejectedPaths == [bad.path], "\(first) \(second)")
     #expect(second.linked == 0 && second.present == 1)
     var source = stat()
     var target = stat()
