@@ -54,13 +54,14 @@ def page(port, n, image, pad_kb):
     return f"""<!doctype html>
 <html lang="en"><head>
 <meta charset="utf-8">
+<!-- {text} -->
 <title>{title} | Site {port}</title>
 <meta name="description" content="Page {n} of site {port}: {' '.join(words)}.">
 <meta property="og:title" content="{title}">
 <meta property="og:site_name" content="Site {port}">
 <meta property="og:image" content="{image}">
 <link rel="icon" href="/favicon.ico">
-</head><body><h1>{title}</h1><p>{text}</p></body></html>
+</head><body><h1>{title}</h1></body></html>
 """
 
 
@@ -70,7 +71,9 @@ def main():
     parser.add_argument("--ports", type=int, default=16)
     parser.add_argument("--pages", type=int, default=8, help="pages per port")
     parser.add_argument("--limit-rate", default="", help="nginx limit_rate (e.g. 64k) to make fetches slow")
-    parser.add_argument("--pad-kb", type=int, default=1, help="about this many KB of text per page")
+    parser.add_argument("--pad-kb", type=int, default=1,
+                        help="about this many KB of text in a comment at the top of each page's head (thumbify "
+                             "stops reading a page after its head, so padding the body would not slow it)")
     parser.add_argument("--workers", type=int, default=1, help="nginx worker processes")
     parser.add_argument("--small-images", action="store_true",
                         help="six small generated PNGs instead of samples/photos (fast in debug builds)")
