@@ -47,6 +47,21 @@ def small_png(index):
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
+def distinct_copy(data, tag):
+    """The same picture with different bytes: a JPEG comment (COM) segment after SOI, or a PNG tEXt
+    chunk after IHDR, carrying `tag`. Decoders ignore both, so thumbify decodes and thumbnails every
+    copy anew (its caches key on the bytes' SHA-256), as it would a corpus of distinct photos."""
+    text = tag.encode()
+    if data[:2] == b"\xff\xd8":
+        return data[:2] + b"\xff\xfe" + struct.pack(">H", len(text) + 2) + text + data[2:]
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        ihdr_end = 8 + 8 + 13 + 4
+        body = b"tEXt" + b"Comment\0" + text
+        chunk = struct.pack(">I", len(body) - 4) + body + struct.pack(">I", zlib.crc32(body))
+        return data[:ihdr_end] + chunk + data[ihdr_end:]
+    raise ValueError("not a JPEG or PNG")
+
+
 def page(port, n, image, pad_kb):
     words = [WORDS[(port * 7 + n * 3 + i) % len(WORDS)] for i in range(4)]
     title = " ".join(w.capitalize() for w in words)
@@ -75,6 +90,9 @@ def main():
                         help="about this many KB of text in a comment at the top of each page's head (thumbify "
                              "stops reading a page after its head, so padding the body would not slow it)")
     parser.add_argument("--workers", type=int, default=1, help="nginx worker processes")
+    parser.add_argument("--distinct-images", action="store_true",
+                        help="every page its own image: the JPEG and PNG sample photos with distinct bytes "
+                             "(for throughput: no thumbnail is reused)")
     parser.add_argument("--small-images", action="store_true",
                         help="six small generated PNGs instead of samples/photos (fast in debug builds)")
     args = parser.parse_args()
@@ -102,6 +120,14 @@ def main():
             # Every seventh page's image is missing (an imageError in the record); the others share
             # the sample photos, so shards make some of the same blobs.
             image = "/img/missing.jpg" if (port + n) % 7 == 0 else "/img/" + photos[(port + n) % len(photos)]
+            if args.distinct_images and not image.endswith("missing.jpg"):
+                sources = [p for p in photos if p.endswith((".jpg", ".png"))]
+                source = sources[(port + n) % len(sources)]
+                image = f"/img/{port}-{n}.{source.rsplit('.', 1)[1]}"
+                with open(os.path.join(www, "img", source), "rb") as f:
+                    data = distinct_copy(f.read(), f"{port}-{n}")
+                with open(os.path.join(www, image.lstrip("/")), "wb") as f:
+                    f.write(data)
             with open(os.path.join(www, "p", f"{port}-{n}.html"), "w") as f:
                 f.write(page(port, n, image, args.pad_kb))
             urls.append(f"http://127.0.0.1:{port}/p/{port}-{n}.html")
