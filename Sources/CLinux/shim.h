@@ -17,4 +17,10 @@ static inline int thumbify_start_writeback(int fd, long long offset, long long c
 static inline int thumbify_cloexec_pipe(int fds[2]) {
   return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
+
+/// syncfs(fd): flushes the file system holding fd (the merge's hard links, before a manifest names
+/// them), and no other: sync(2) would flush every disk of a shared machine.
+static inline int thumbify_syncfs(int fd) {
+  return (int)syscall(SYS_syncfs, fd);
+}
 #endif
