@@ -44,6 +44,13 @@ struct CharsetDeclarationWatcher<Sink: HTMLTokenSink>: HTMLTokenSink {
 
   var wantsText: Bool { sink.wantsText }
 
+  /// The watch reads only named tags.
+  var wantsOtherTags: Bool { sink.wantsOtherTags }
+
+  /// Once the watch has ended, the tokenizer goes on with `sink` alone (`MetadataExtractor.collect`),
+  /// so the rest of the page pays nothing for the watch.
+  var isFinished: Bool { !isWatching }
+
   mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) { sink.text(bytes) }
 
   /// The encoding a `<meta>` declares: its `charset` attribute when that names an encoding, else

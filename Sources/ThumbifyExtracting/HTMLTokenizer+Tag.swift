@@ -33,16 +33,20 @@ extension HTMLTokenizer {
     }
     if isEnd {
       if name == .svg || name == .math { foreignDepth = max(0, foreignDepth - 1) }
-      sink.endTag(name)
+      if name != .other || sink.wantsOtherTags { sink.endTag(name) }
     } else {
       if (name == .svg || name == .math) && !isSelfClosing { foreignDepth += 1 }
-      sink.startTag(name, attributes: attributes, isSelfClosing: isSelfClosing)
+      if name != .other || !attributes.isEmpty || sink.wantsOtherTags {
+        sink.startTag(name, attributes: attributes, isSelfClosing: isSelfClosing)
+      }
     }
     return name
   }
 
   /// Reads attributes up to and including the tag's `>`; returns whether the tag was
-  /// self-closing, or `nil` when the input ended first.
+  /// self-closing, or `nil` when the input ended first. Inlined, as is `readAttribute`: a call per
+  /// tag and per attribute cost more than the scanning of a short one (`<p class="x">`).
+  @inline(__always)
   private mutating func readAttributes(collecting: Bool) -> Bool? {
     var isSelfClosing = false
     let classes = ByteClass.table
@@ -71,6 +75,7 @@ extension HTMLTokenizer {
   }
 
   /// Reads one attribute starting at its name's first byte; returns `false` at the end of input.
+  @inline(__always)
   private mutating func readAttribute(collecting: Bool) -> Bool {
     let nameStart = position
     let classes = ByteClass.table

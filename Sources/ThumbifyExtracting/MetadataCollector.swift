@@ -82,6 +82,10 @@ struct MetadataCollector: HTMLTokenSink {
 
   var wantsText: Bool { textTarget != nil }
 
+  /// A tag named `.other` without attributes only ends collected text or counts toward an open
+  /// microdata item (`startTag`, `endTag`); otherwise it changes nothing.
+  var wantsOtherTags: Bool { textTarget != nil || itemScope != nil }
+
   mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
     let room = Self.maximumDateTextBytes - collectedText.count
     if room > 0 { collectedText.append(contentsOf: bytes.prefix(room)) }
