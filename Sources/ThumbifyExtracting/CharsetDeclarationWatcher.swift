@@ -57,15 +57,15 @@ struct CharsetDeclarationWatcher<Sink: HTMLTokenSink>: HTMLTokenSink {
   /// the charset in `content` when `http-equiv` is `content-type` (the tree builder's "in head"
   /// rules for `meta`).
   static func encoding(declaredBy attributes: [HTMLAttribute]) -> TextEncoding? {
-    if let charset = attributes.first(where: { $0.name == "charset" }),
+    if let charset = attributes.first(where: { $0.known == .charset }),
       let encoding = TextEncoding(label: charset.value)
     {
       return encoding
     }
     guard
-      let httpEquiv = attributes.first(where: { $0.name == "http-equiv" }),
+      let httpEquiv = attributes.first(where: { $0.known == .httpEquiv }),
       ASCII.lowercased(httpEquiv.value) == "content-type",
-      let content = attributes.first(where: { $0.name == "content" }),
+      let content = attributes.first(where: { $0.known == .content }),
       let label = CharsetPrescan.charset(inContent: Array(content.value.utf8))
     else { return nil }
     return TextEncoding(label: String(decoding: label, as: UTF8.self))

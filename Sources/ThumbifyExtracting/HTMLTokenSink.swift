@@ -2,6 +2,18 @@
 struct HTMLAttribute: Equatable, Sendable {
   var name: String
   var value: String
+  /// `name`, when it is one the rules read.
+  var known: HTMLAttributeName
+
+  init(name: String, value: String) {
+    self.init(name: name, known: HTMLAttributeName(name), value: value)
+  }
+
+  init(name: String, known: HTMLAttributeName, value: String) {
+    self.name = name
+    self.known = known
+    self.value = value
+  }
 }
 
 /// Receives what the tokenizer finds, in document order.

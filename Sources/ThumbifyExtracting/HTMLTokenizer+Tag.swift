@@ -146,11 +146,20 @@ extension HTMLTokenizer {
 
   /// Adds an attribute unless one of the same name came first.
   private mutating func append(name nameRange: Range<Int>, value valueRange: Range<Int>?) {
-    let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, nameRange.count)) { buffer in
+    // A name the rules read is told apart by its bytes and takes its constant string; only other
+    // names are made into a string, and only they are compared as strings for duplicates.
+    let (known, name) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, nameRange.count)) {
+      buffer -> (HTMLAttributeName, String) in
       for offset in 0..<nameRange.count { buffer[offset] = ASCII.lower(base[nameRange.lowerBound + offset]) }
-      return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<nameRange.count]), as: UTF8.self)
+      let known = HTMLAttributeName.identify(UnsafePointer(buffer.baseAddress!), count: nameRange.count)
+      if let text = known.text { return (known, text) }
+      return (
+        known, String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<nameRange.count]), as: UTF8.self)
+      )
     }
-    for existing in attributes where existing.name == name { return }
+    for existing in attributes where existing.known == known && (known != .other || existing.name == name) {
+      return
+    }
     var value = ""
     if let valueRange {
       let length = min(valueRange.count, Self.maximumAttributeLength)
@@ -163,6 +172,6 @@ extension HTMLTokenizer {
         value = String(decoding: raw, as: UTF8.self)
       }
     }
-    attributes.append(HTMLAttribute(name: name, value: value))
+    attributes.append(HTMLAttribute(name: name, known: known, value: value))
   }
 }

@@ -124,7 +124,7 @@ struct MetadataCollector: HTMLTokenSink {
       templateDepth += 1
       return
     case .script:
-      let type = attributes.first { $0.name == "type" }.map { ASCII.lowercased(ASCII.trimmed($0.value)) }
+      let type = attributes.first { $0.known == .type }.map { ASCII.lowercased(ASCII.trimmed($0.value)) }
       isInJSONLDScript =
         templateDepth == 0
         && (type == "application/ld+json" || type?.hasPrefix("application/ld+json;") == true)
@@ -136,7 +136,7 @@ struct MetadataCollector: HTMLTokenSink {
     if itemScope != nil || (!attributes.isEmpty && name != .meta && name != .link) {
       names(name, attributes: attributes, isSelfClosing: isSelfClosing)
     }
-    if name != .meta, !attributes.isEmpty, let itemprop = attributes.first(where: { $0.name == "itemprop" }) {
+    if name != .meta, !attributes.isEmpty, let itemprop = attributes.first(where: { $0.known == .itemprop }) {
       microdata(itemprop.value, attributes: attributes, isSelfClosing: isSelfClosing)
     }
     switch name {
@@ -145,9 +145,9 @@ struct MetadataCollector: HTMLTokenSink {
     case .article, .header: if !isSelfClosing { articleDepth += 1 }
     case .link: link(attributes)
     case .base:
-      if baseHref == nil, let href = attributes.first(where: { $0.name == "href" }) { baseHref = href.value }
+      if baseHref == nil, let href = attributes.first(where: { $0.known == .href }) { baseHref = href.value }
     case .html:
-      if !hasSeenHTML, let lang = attributes.first(where: { $0.name == "lang" || $0.name == "xml:lang" }) {
+      if !hasSeenHTML, let lang = attributes.first(where: { $0.known == .lang || $0.known == .xmlLang }) {
         htmlLang = lang.value
       }
       hasSeenHTML = true
@@ -169,7 +169,7 @@ struct MetadataCollector: HTMLTokenSink {
     guard microdataDates.count < Self.maximumMicrodataDates,
       let property = Self.relTokens(itemprop).first(where: Self.datePropertyNames.contains)
     else { return }
-    if let value = attributes.first(where: { $0.name == "content" || $0.name == "datetime" })?.value,
+    if let value = attributes.first(where: { $0.known == .content || $0.known == .datetime })?.value,
       !ASCII.isBlank(value)
     {
       microdataDates.append(Microdata(property: property, value: value))
@@ -180,8 +180,8 @@ struct MetadataCollector: HTMLTokenSink {
 
   /// `<time pubdate>` (its `datetime`, else its text) and the first `<time datetime>` in an article.
   private mutating func time(_ attributes: [HTMLAttribute], isSelfClosing: Bool) {
-    let datetime = attributes.first { $0.name == "datetime" }?.value
-    if pubdateTime == nil, attributes.contains(where: { $0.name == "pubdate" }) {
+    let datetime = attributes.first { $0.known == .datetime }?.value
+    if pubdateTime == nil, attributes.contains(where: { $0.known == .pubdate }) {
       if let datetime, !ASCII.isBlank(datetime) {
         pubdateTime = datetime
       } else if !isSelfClosing, textTarget?.endsAtStartTag != true {
@@ -214,14 +214,14 @@ struct MetadataCollector: HTMLTokenSink {
     var itemprop: String?
     var httpEquiv: String?
     for attribute in attributes {
-      switch attribute.name {
-      case "content": content = attribute.value
-      case "value": value = attribute.value
-      case "media": media = attribute.value
-      case "property": property = Self.key(attribute.value)
-      case "name": name = Self.key(attribute.value)
-      case "itemprop": itemprop = "itemprop:" + Self.key(attribute.value)
-      case "http-equiv": httpEquiv = "http-equiv:" + Self.key(attribute.value)
+      switch attribute.known {
+      case .content: content = attribute.value
+      case .value: value = attribute.value
+      case .media: media = attribute.value
+      case .property: property = Self.key(attribute.value)
+      case .name: name = Self.key(attribute.value)
+      case .itemprop: itemprop = "itemprop:" + Self.key(attribute.value)
+      case .httpEquiv: httpEquiv = "http-equiv:" + Self.key(attribute.value)
       default: break
       }
     }
@@ -243,14 +243,14 @@ struct MetadataCollector: HTMLTokenSink {
 
   private mutating func link(_ attributes: [HTMLAttribute]) {
     guard links.count < Self.maximumLinks,
-      let href = attributes.first(where: { $0.name == "href" })?.value,
-      let rel = attributes.first(where: { $0.name == "rel" })?.value
+      let href = attributes.first(where: { $0.known == .href })?.value,
+      let rel = attributes.first(where: { $0.known == .rel })?.value
     else { return }
     links.append(
       Link(
         rel: Self.relTokens(rel), href: href,
-        sizes: attributes.first(where: { $0.name == "sizes" })?.value,
-        type: attributes.first(where: { $0.name == "type" })?.value))
+        sizes: attributes.first(where: { $0.known == .sizes })?.value,
+        type: attributes.first(where: { $0.known == .type })?.value))
   }
 
   /// The lower-cased tokens of a `rel` value, split at the whitespace Characters space, tab, LF,
