@@ -30,6 +30,10 @@ struct MetadataRules {
     self.firstByKey = first
   }
 
+  /// The first non-empty content of `key`. (One key builds no array: the date rules look up a
+  /// dozen keys one by one on every page.)
+  func meta(_ key: String) -> String? { firstByKey[key] }
+
   /// The first non-empty content among `keys`, in key order.
   func meta(_ keys: String...) -> String? {
     for key in keys { if let value = firstByKey[key] { return value } }
