@@ -10,7 +10,8 @@ struct MetadataCollector: HTMLTokenSink {
   static let maximumJSONLDBytes = 4 * 1024 * 1024
   static let maximumTitleBytes = 64 * 1024
 
-  /// One `<meta>`: its key (`property`, `name` or `itemprop:` + itemprop, lower-cased) and content.
+  /// One `<meta>` whose key a rule reads: its key (`property`, `name` or `itemprop:` + itemprop,
+  /// lower-cased) and content.
   struct Meta: Equatable {
     var key: String
     var content: String
@@ -203,8 +204,11 @@ struct MetadataCollector: HTMLTokenSink {
     }
   }
 
+  /// Metas counted toward `maximumMetas`: those kept and those whose key no rule reads.
+  private var metaCount = 0
+
   private mutating func meta(_ attributes: [HTMLAttribute]) {
-    guard metas.count < Self.maximumMetas else { return }
+    guard metaCount < Self.maximumMetas else { return }
     var content: String?
     var value: String?
     var media: String?
@@ -227,15 +231,22 @@ struct MetadataCollector: HTMLTokenSink {
     }
     // A few sites write `value=` where `content=` belongs; `content` wins when both are there.
     guard let content = content ?? value else { return }
-    if let property, !property.isEmpty { metas.append(Meta(key: property, content: content, media: media)) }
-    if let name, !name.isEmpty, name != property {
-      metas.append(Meta(key: name, content: content, media: media))
-    }
-    if let itemprop { metas.append(Meta(key: itemprop, content: content, media: media)) }
+    if let property, !property.isEmpty { keep(key: property, content: content, media: media) }
+    if let name, !name.isEmpty, name != property { keep(key: name, content: content, media: media) }
+    if let itemprop { keep(key: itemprop, content: content, media: media) }
     if let httpEquiv {
-      metas.append(Meta(key: httpEquiv, content: content, media: media))
+      keep(key: httpEquiv, content: content, media: media)
       if httpEquivLanguage == nil, httpEquiv == "http-equiv:content-language" { httpEquivLanguage = content }
     }
+  }
+
+  /// Keeps a meta whose key a rule reads (`MetadataRules.readKeys`); every other one — most of a
+  /// page's metas: viewport, verification codes, app ids — is only counted toward `maximumMetas`,
+  /// as if kept, so the bound stops at the same meta. The rules cannot tell the difference, and do
+  /// not file, look up or scan such metas on every page.
+  private mutating func keep(key: String, content: String, media: String?) {
+    metaCount += 1
+    if MetadataRules.readKeys.contains(key) { metas.append(Meta(key: key, content: content, media: media)) }
   }
 
   /// A meta key as the rules look it up: trimmed and ASCII lower-cased.
