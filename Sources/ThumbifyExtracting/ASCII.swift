@@ -28,9 +28,12 @@ package enum ASCII {
 
   /// Lower-cases ASCII letters of a string, leaving everything else as is.
   static func lowercased(_ text: String) -> String {
-    guard text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-      return text
+    // On the contiguous bytes: `utf8.contains(where:)` walks String indices, several times slower.
+    var text = text
+    let hasUpper = text.withUTF8 { bytes in
+      bytes.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
+    guard hasUpper else { return text }
     var bytes = Array(text.utf8)
     for index in bytes.indices { bytes[index] = lower(bytes[index]) }
     return String(decoding: bytes, as: UTF8.self)
@@ -43,16 +46,16 @@ package enum ASCII {
 
   /// The string with leading and trailing ASCII whitespace removed.
   static func trimmed(_ text: String) -> String {
-    guard let first = text.utf8.first, let last = text.utf8.last, isWhitespace(first) || isWhitespace(last)
-    else {
-      return text
+    // On the contiguous bytes: `utf8.last` walks back from the end index, several times slower.
+    var text = text
+    let kept = text.withUTF8 { bytes -> Range<Int>? in
+      var start = 0
+      var end = bytes.count
+      while start < end, isWhitespace(bytes[start]) { start += 1 }
+      while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+      return start == 0 && end == bytes.count ? nil : start..<end
     }
-    let bytes = Array(text.utf8)
-    var start = 0
-    var end = bytes.count
-    while start < end, isWhitespace(bytes[start]) { start += 1 }
-    while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
-    if start == 0 && end == bytes.count { return text }
-    return String(decoding: bytes[start..<end], as: UTF8.self)
+    guard let kept else { return text }
+    return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[kept]), as: UTF8.self) }
   }
 }

@@ -44,21 +44,28 @@ struct CharsetDeclarationWatcher<Sink: HTMLTokenSink>: HTMLTokenSink {
 
   var wantsText: Bool { sink.wantsText }
 
+  /// The watch reads only named tags.
+  var wantsOtherTags: Bool { sink.wantsOtherTags }
+
+  /// Once the watch has ended, the tokenizer goes on with `sink` alone (`MetadataExtractor.collect`),
+  /// so the rest of the page pays nothing for the watch.
+  var isFinished: Bool { !isWatching }
+
   mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) { sink.text(bytes) }
 
   /// The encoding a `<meta>` declares: its `charset` attribute when that names an encoding, else
   /// the charset in `content` when `http-equiv` is `content-type` (the tree builder's "in head"
   /// rules for `meta`).
   static func encoding(declaredBy attributes: [HTMLAttribute]) -> TextEncoding? {
-    if let charset = attributes.first(where: { $0.name == "charset" }),
+    if let charset = attributes.first(where: { $0.known == .charset }),
       let encoding = TextEncoding(label: charset.value)
     {
       return encoding
     }
     guard
-      let httpEquiv = attributes.first(where: { $0.name == "http-equiv" }),
+      let httpEquiv = attributes.first(where: { $0.known == .httpEquiv }),
       ASCII.lowercased(httpEquiv.value) == "content-type",
-      let content = attributes.first(where: { $0.name == "content" }),
+      let content = attributes.first(where: { $0.known == .content }),
       let label = CharsetPrescan.charset(inContent: Array(content.value.utf8))
     else { return nil }
     return TextEncoding(label: String(decoding: label, as: UTF8.self))

@@ -111,17 +111,21 @@ struct DateRules {
     /// (`@graph` members and `mainEntity` objects are nodes), a key's strings, numbers (Unix time)
     /// or the first element of an array.
     mutating func offer(jsonLD keys: [String], of graph: JSONLDGraph) -> Bool {
-      for node in [graph.primary].compactMap({ $0 }) + graph.nodes {
-        for key in keys {
-          guard let value = node[key]?.elements.first else { continue }
-          let candidate: Candidate
-          switch value {
-          case .string(let text): candidate = .text(text)
-          case .number(let number): candidate = .timestamp(number, text: value.stringValue ?? "")
-          default: continue
-          }
-          if offer(candidate) { return true }
+      if let primary = graph.primary, offer(jsonLD: keys, in: primary) { return true }
+      return graph.nodes.contains { offer(jsonLD: keys, in: $0) }
+    }
+
+    /// One node's values of `keys` (`offer(jsonLD:of:)`).
+    private mutating func offer(jsonLD keys: [String], in node: [String: JSONValue]) -> Bool {
+      for key in keys {
+        guard let value = node[key]?.elements.first else { continue }
+        let candidate: Candidate
+        switch value {
+        case .string(let text): candidate = .text(text)
+        case .number(let number): candidate = .timestamp(number, text: value.stringValue ?? "")
+        default: continue
         }
+        if offer(candidate) { return true }
       }
       return false
     }

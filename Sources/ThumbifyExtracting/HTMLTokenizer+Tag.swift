@@ -33,16 +33,20 @@ extension HTMLTokenizer {
     }
     if isEnd {
       if name == .svg || name == .math { foreignDepth = max(0, foreignDepth - 1) }
-      sink.endTag(name)
+      if name != .other || sink.wantsOtherTags { sink.endTag(name) }
     } else {
       if (name == .svg || name == .math) && !isSelfClosing { foreignDepth += 1 }
-      sink.startTag(name, attributes: attributes, isSelfClosing: isSelfClosing)
+      if name != .other || !attributes.isEmpty || sink.wantsOtherTags {
+        sink.startTag(name, attributes: attributes, isSelfClosing: isSelfClosing)
+      }
     }
     return name
   }
 
   /// Reads attributes up to and including the tag's `>`; returns whether the tag was
-  /// self-closing, or `nil` when the input ended first.
+  /// self-closing, or `nil` when the input ended first. Inlined, as is `readAttribute`: a call per
+  /// tag and per attribute cost more than the scanning of a short one (`<p class="x">`).
+  @inline(__always)
   private mutating func readAttributes(collecting: Bool) -> Bool? {
     var isSelfClosing = false
     let classes = ByteClass.table
@@ -71,6 +75,7 @@ extension HTMLTokenizer {
   }
 
   /// Reads one attribute starting at its name's first byte; returns `false` at the end of input.
+  @inline(__always)
   private mutating func readAttribute(collecting: Bool) -> Bool {
     let nameStart = position
     let classes = ByteClass.table
@@ -141,11 +146,20 @@ extension HTMLTokenizer {
 
   /// Adds an attribute unless one of the same name came first.
   private mutating func append(name nameRange: Range<Int>, value valueRange: Range<Int>?) {
-    let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, nameRange.count)) { buffer in
+    // A name the rules read is told apart by its bytes and takes its constant string; only other
+    // names are made into a string, and only they are compared as strings for duplicates.
+    let (known, name) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, nameRange.count)) {
+      buffer -> (HTMLAttributeName, String) in
       for offset in 0..<nameRange.count { buffer[offset] = ASCII.lower(base[nameRange.lowerBound + offset]) }
-      return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<nameRange.count]), as: UTF8.self)
+      let known = HTMLAttributeName.identify(UnsafePointer(buffer.baseAddress!), count: nameRange.count)
+      if let text = known.text { return (known, text) }
+      return (
+        known, String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<nameRange.count]), as: UTF8.self)
+      )
     }
-    for existing in attributes where existing.name == name { return }
+    for existing in attributes where existing.known == known && (known != .other || existing.name == name) {
+      return
+    }
     var value = ""
     if let valueRange {
       let length = min(valueRange.count, Self.maximumAttributeLength)
@@ -158,6 +172,6 @@ extension HTMLTokenizer {
         value = String(decoding: raw, as: UTF8.self)
       }
     }
-    attributes.append(HTMLAttribute(name: name, value: value))
+    attributes.append(HTMLAttribute(name: name, known: known, value: value))
   }
 }

@@ -40,9 +40,10 @@ struct HTMLTokenizer {
     attributes.reserveCapacity(16)
   }
 
-  /// Tokenizes the whole input, reporting to `sink`.
+  /// Tokenizes the input from where the last run stopped, reporting to `sink`, to its end or until
+  /// the sink `isFinished`.
   mutating func run<Sink: HTMLTokenSink>(_ sink: inout Sink) {
-    while let open = find(UInt8(ascii: "<"), from: position) {
+    while !sink.isFinished, let open = find(UInt8(ascii: "<"), from: position) {
       if open > position, sink.wantsText {
         sink.text(UnsafeBufferPointer(start: base + position, count: open - position))
       }
@@ -51,7 +52,11 @@ struct HTMLTokenizer {
       let next = base[position]
       if ASCII.isAlpha(next) {
         let name = tag(isEnd: false, sink: &sink)
-        if name == .plaintext && foreignDepth == 0 { return }
+        if name == .plaintext && foreignDepth == 0 {
+          // Nothing after it is markup: a later run finds nothing either.
+          position = end
+          return
+        }
         if name.hasRawTextContent && foreignDepth == 0 { skipRawText(of: name, sink: &sink) }
       } else if next == UInt8(ascii: "/") {
         position += 1
@@ -69,7 +74,7 @@ struct HTMLTokenizer {
         skipBogusComment()
       }
     }
-    position = end
+    if !sink.isFinished { position = end }
   }
 
   // MARK: - Scanning helpers

@@ -26,6 +26,9 @@ struct ImageRules {
     }
   }
 
+  /// The keys of a group after its prefix, as `groups(_:in:)` reads them (`MetadataRules.readKeys`).
+  static let groupSuffixes = ["", ":url", ":secure_url", ":width", ":height", ":alt", ":type"]
+
   /// Groups the `prefix` (`og:image`, `og:video`, `og:audio`) structured properties in document order.
   static func groups(_ prefix: String, in metas: [MetadataCollector.Meta]) -> [Group] {
     var groups: [Group] = []

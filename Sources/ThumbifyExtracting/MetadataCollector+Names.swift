@@ -33,7 +33,7 @@ extension MetadataCollector {
   /// Called for every start tag while an item is open, and for tags with attributes otherwise.
   mutating func names(_ name: HTMLTagName, attributes: [HTMLAttribute], isSelfClosing: Bool) {
     if var scope = itemScope {
-      let itemprop = attributes.first { $0.name == "itemprop" }.map { Self.relTokens($0.value) } ?? []
+      let itemprop = attributes.first { $0.known == .itemprop }.map { Self.relTokens($0.value) } ?? []
       if itemprop.contains("name") {
         itemScope = nil
         take(scope.property, attributes: attributes, isSelfClosing: isSelfClosing || name == .meta)
@@ -45,19 +45,19 @@ extension MetadataCollector {
     }
     guard name != .meta, name != .link, itemNames.count < Self.maximumItemNames else { return }
     var properties: [ItemName.Property] = []
-    if let itemprop = attributes.first(where: { $0.name == "itemprop" }) {
+    if let itemprop = attributes.first(where: { $0.known == .itemprop }) {
       let tokens = Self.relTokens(itemprop.value)
       for (token, property) in [("author", ItemName.Property.author), ("publisher", .publisher)]
       where tokens.contains(token) {
-        if attributes.contains(where: { $0.name == "itemscope" }) {
+        if attributes.contains(where: { $0.known == .itemscope }) {
           if !isSelfClosing { itemScope = ItemScope(property: property) }
         } else {
           properties.append(property)
         }
       }
     }
-    if let rel = attributes.first(where: { $0.name == "rel" }), Self.relTokens(rel.value).contains("author") {
-      if let href = attributes.first(where: { $0.name == "href" })?.value,
+    if let rel = attributes.first(where: { $0.known == .rel }), Self.relTokens(rel.value).contains("author") {
+      if let href = attributes.first(where: { $0.known == .href })?.value,
         authorLinks.count < Self.maximumAuthorLinks
       {
         authorLinks.append(href)
@@ -71,7 +71,7 @@ extension MetadataCollector {
   private mutating func take(
     _ properties: [ItemName.Property], attributes: [HTMLAttribute], isSelfClosing: Bool
   ) {
-    if let content = attributes.first(where: { $0.name == "content" })?.value, !ASCII.isBlank(content) {
+    if let content = attributes.first(where: { $0.known == .content })?.value, !ASCII.isBlank(content) {
       for property in properties { itemNames.append(ItemName(property: property, value: content)) }
     } else if !isSelfClosing {
       startText(.names(properties))

@@ -10,7 +10,8 @@ struct MetadataCollector: HTMLTokenSink {
   static let maximumJSONLDBytes = 4 * 1024 * 1024
   static let maximumTitleBytes = 64 * 1024
 
-  /// One `<meta>`: its key (`property`, `name` or `itemprop:` + itemprop, lower-cased) and content.
+  /// One `<meta>` whose key a rule reads: its key (`property`, `name` or `itemprop:` + itemprop,
+  /// lower-cased) and content.
   struct Meta: Equatable {
     var key: String
     var content: String
@@ -82,6 +83,10 @@ struct MetadataCollector: HTMLTokenSink {
 
   var wantsText: Bool { textTarget != nil }
 
+  /// A tag named `.other` without attributes only ends collected text or counts toward an open
+  /// microdata item (`startTag`, `endTag`); otherwise it changes nothing.
+  var wantsOtherTags: Bool { textTarget != nil || itemScope != nil }
+
   mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
     let room = Self.maximumDateTextBytes - collectedText.count
     if room > 0 { collectedText.append(contentsOf: bytes.prefix(room)) }
@@ -120,7 +125,7 @@ struct MetadataCollector: HTMLTokenSink {
       templateDepth += 1
       return
     case .script:
-      let type = attributes.first { $0.name == "type" }.map { ASCII.lowercased(ASCII.trimmed($0.value)) }
+      let type = attributes.first { $0.known == .type }.map { ASCII.lowercased(ASCII.trimmed($0.value)) }
       isInJSONLDScript =
         templateDepth == 0
         && (type == "application/ld+json" || type?.hasPrefix("application/ld+json;") == true)
@@ -132,7 +137,7 @@ struct MetadataCollector: HTMLTokenSink {
     if itemScope != nil || (!attributes.isEmpty && name != .meta && name != .link) {
       names(name, attributes: attributes, isSelfClosing: isSelfClosing)
     }
-    if name != .meta, !attributes.isEmpty, let itemprop = attributes.first(where: { $0.name == "itemprop" }) {
+    if name != .meta, !attributes.isEmpty, let itemprop = attributes.first(where: { $0.known == .itemprop }) {
       microdata(itemprop.value, attributes: attributes, isSelfClosing: isSelfClosing)
     }
     switch name {
@@ -141,9 +146,9 @@ struct MetadataCollector: HTMLTokenSink {
     case .article, .header: if !isSelfClosing { articleDepth += 1 }
     case .link: link(attributes)
     case .base:
-      if baseHref == nil, let href = attributes.first(where: { $0.name == "href" }) { baseHref = href.value }
+      if baseHref == nil, let href = attributes.first(where: { $0.known == .href }) { baseHref = href.value }
     case .html:
-      if !hasSeenHTML, let lang = attributes.first(where: { $0.name == "lang" || $0.name == "xml:lang" }) {
+      if !hasSeenHTML, let lang = attributes.first(where: { $0.known == .lang || $0.known == .xmlLang }) {
         htmlLang = lang.value
       }
       hasSeenHTML = true
@@ -165,7 +170,7 @@ struct MetadataCollector: HTMLTokenSink {
     guard microdataDates.count < Self.maximumMicrodataDates,
       let property = Self.relTokens(itemprop).first(where: Self.datePropertyNames.contains)
     else { return }
-    if let value = attributes.first(where: { $0.name == "content" || $0.name == "datetime" })?.value,
+    if let value = attributes.first(where: { $0.known == .content || $0.known == .datetime })?.value,
       !ASCII.isBlank(value)
     {
       microdataDates.append(Microdata(property: property, value: value))
@@ -176,8 +181,8 @@ struct MetadataCollector: HTMLTokenSink {
 
   /// `<time pubdate>` (its `datetime`, else its text) and the first `<time datetime>` in an article.
   private mutating func time(_ attributes: [HTMLAttribute], isSelfClosing: Bool) {
-    let datetime = attributes.first { $0.name == "datetime" }?.value
-    if pubdateTime == nil, attributes.contains(where: { $0.name == "pubdate" }) {
+    let datetime = attributes.first { $0.known == .datetime }?.value
+    if pubdateTime == nil, attributes.contains(where: { $0.known == .pubdate }) {
       if let datetime, !ASCII.isBlank(datetime) {
         pubdateTime = datetime
       } else if !isSelfClosing, textTarget?.endsAtStartTag != true {
@@ -199,8 +204,11 @@ struct MetadataCollector: HTMLTokenSink {
     }
   }
 
+  /// Metas counted toward `maximumMetas`: those kept and those whose key no rule reads.
+  private var metaCount = 0
+
   private mutating func meta(_ attributes: [HTMLAttribute]) {
-    guard metas.count < Self.maximumMetas else { return }
+    guard metaCount < Self.maximumMetas else { return }
     var content: String?
     var value: String?
     var media: String?
@@ -210,28 +218,35 @@ struct MetadataCollector: HTMLTokenSink {
     var itemprop: String?
     var httpEquiv: String?
     for attribute in attributes {
-      switch attribute.name {
-      case "content": content = attribute.value
-      case "value": value = attribute.value
-      case "media": media = attribute.value
-      case "property": property = Self.key(attribute.value)
-      case "name": name = Self.key(attribute.value)
-      case "itemprop": itemprop = "itemprop:" + Self.key(attribute.value)
-      case "http-equiv": httpEquiv = "http-equiv:" + Self.key(attribute.value)
+      switch attribute.known {
+      case .content: content = attribute.value
+      case .value: value = attribute.value
+      case .media: media = attribute.value
+      case .property: property = Self.key(attribute.value)
+      case .name: name = Self.key(attribute.value)
+      case .itemprop: itemprop = "itemprop:" + Self.key(attribute.value)
+      case .httpEquiv: httpEquiv = "http-equiv:" + Self.key(attribute.value)
       default: break
       }
     }
     // A few sites write `value=` where `content=` belongs; `content` wins when both are there.
     guard let content = content ?? value else { return }
-    if let property, !property.isEmpty { metas.append(Meta(key: property, content: content, media: media)) }
-    if let name, !name.isEmpty, name != property {
-      metas.append(Meta(key: name, content: content, media: media))
-    }
-    if let itemprop { metas.append(Meta(key: itemprop, content: content, media: media)) }
+    if let property, !property.isEmpty { keep(key: property, content: content, media: media) }
+    if let name, !name.isEmpty, name != property { keep(key: name, content: content, media: media) }
+    if let itemprop { keep(key: itemprop, content: content, media: media) }
     if let httpEquiv {
-      metas.append(Meta(key: httpEquiv, content: content, media: media))
+      keep(key: httpEquiv, content: content, media: media)
       if httpEquivLanguage == nil, httpEquiv == "http-equiv:content-language" { httpEquivLanguage = content }
     }
+  }
+
+  /// Keeps a meta whose key a rule reads (`MetadataRules.readKeys`); every other one — most of a
+  /// page's metas: viewport, verification codes, app ids — is only counted toward `maximumMetas`,
+  /// as if kept, so the bound stops at the same meta. The rules cannot tell the difference, and do
+  /// not file, look up or scan such metas on every page.
+  private mutating func keep(key: String, content: String, media: String?) {
+    metaCount += 1
+    if MetadataRules.readKeys.contains(key) { metas.append(Meta(key: key, content: content, media: media)) }
   }
 
   /// A meta key as the rules look it up: trimmed and ASCII lower-cased.
@@ -239,14 +254,14 @@ struct MetadataCollector: HTMLTokenSink {
 
   private mutating func link(_ attributes: [HTMLAttribute]) {
     guard links.count < Self.maximumLinks,
-      let href = attributes.first(where: { $0.name == "href" })?.value,
-      let rel = attributes.first(where: { $0.name == "rel" })?.value
+      let href = attributes.first(where: { $0.known == .href })?.value,
+      let rel = attributes.first(where: { $0.known == .rel })?.value
     else { return }
     links.append(
       Link(
         rel: Self.relTokens(rel), href: href,
-        sizes: attributes.first(where: { $0.name == "sizes" })?.value,
-        type: attributes.first(where: { $0.name == "type" })?.value))
+        sizes: attributes.first(where: { $0.known == .sizes })?.value,
+        type: attributes.first(where: { $0.known == .type })?.value))
   }
 
   /// The lower-cased tokens of a `rel` value, split at the whitespace Characters space, tab, LF,

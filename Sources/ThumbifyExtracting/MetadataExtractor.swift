@@ -62,11 +62,22 @@ public struct MetadataExtractor: MetadataExtracting {
     guard decoded.tentative != nil else {
       return (decoded, tokenize(decoded, bytes, into: MetadataCollector()))
     }
-    let watcher = tokenize(
-      decoded, bytes, into: CharsetDeclarationWatcher(MetadataCollector(), isWatching: true))
-    guard let declared = watcher.declared,
-      let changed = DocumentDecoder.changingEncoding(of: decoded, to: declared, bytes: bytes)
-    else { return (decoded, watcher.sink) }
+    // The watcher is in front only while `<head>` lasts: then the same tokenizer goes on into the
+    // collector alone, unless the declaration changes the encoding and the page is read again.
+    var collector = MetadataCollector()
+    var changed: DocumentDecoder.Decoded?
+    decoded.withUTF8(input: bytes) { buffer in
+      var tokenizer = HTMLTokenizer(buffer)
+      var watcher = CharsetDeclarationWatcher(MetadataCollector(), isWatching: true)
+      tokenizer.run(&watcher)
+      if let declared = watcher.declared {
+        changed = DocumentDecoder.changingEncoding(of: decoded, to: declared, bytes: bytes)
+        if changed != nil { return }
+      }
+      tokenizer.run(&watcher.sink)
+      collector = watcher.sink
+    }
+    guard let changed else { return (decoded, collector) }
     return (changed, tokenize(changed, bytes, into: MetadataCollector()))
   }
 

@@ -30,6 +30,34 @@ struct MetadataRules {
     self.firstByKey = first
   }
 
+  /// The first non-empty content of `key`. (One key builds no array: the date rules look up a
+  /// dozen keys one by one on every page.)
+  func meta(_ key: String) -> String? {
+    assert(Self.readKeys.contains(key), "\(key) is not in MetadataRules.readKeys: the collector drops it")
+    return firstByKey[key]
+  }
+
+  /// Every meta key a rule reads, by `meta(_:)` or in a scan of `collector.metas`; the collector
+  /// keeps only metas with these keys. A rule that reads another key adds it here (`meta(_:)`
+  /// asserts it in debug builds).
+  static let readKeys: Set<String> = Set(
+    [
+      "og:title", "twitter:title", "itemprop:name", "dc.title", "og:description", "twitter:description",
+      "description", "itemprop:description", "dc.description", "og:url", "og:type", "og:locale",
+      "itemprop:inlanguage", "dc.language", "language", "theme-color", "msapplication-tilecolor",
+      "twitter:card", "og:site_name", "application-name", "apple-mobile-web-app-title",
+      // ImageRules, VideoRules.
+      "twitter:image", "twitter:image:src", "twitter:image:alt", "twitter:image:width",
+      "twitter:image:height", "itemprop:image", "twitter:player", "twitter:player:width",
+      "twitter:player:height",
+      // AuthorRules' microdata scan.
+      "itemprop:author",
+    ]
+      + ["og:image", "og:video", "og:audio"].flatMap { prefix in ImageRules.groupSuffixes.map { prefix + $0 }
+      }
+      + AuthorRules.metaKeys + DateRules.publishedMetas + DateRules.otherPublishedMetas
+      + DateRules.modifiedMetas + DateRules.otherModifiedMetas)
+
   /// The first non-empty content among `keys`, in key order.
   func meta(_ keys: String...) -> String? {
     for key in keys { if let value = firstByKey[key] { return value } }
