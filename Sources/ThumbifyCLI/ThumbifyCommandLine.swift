@@ -9,7 +9,6 @@ public enum ThumbifyCommandLine {
     ExtractCommand.self,
     CrawlCommand.self,
     GCCommand.self,
-    MergeCommand.self,
     ReportCommand.self,
     CardsCommand.self,
     CardKeyCommand.self,
