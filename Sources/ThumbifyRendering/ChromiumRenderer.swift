@@ -292,24 +292,28 @@ private final class PageSession: Sendable {
         if settled { break }
         try? await Task.sleep(for: .milliseconds(50))
       }
-      let (finalURL, isComplete, html) = try await snapshot(deadline: deadline)
+      let (finalURL, readyState, html) = try await snapshot(deadline: deadline)
       // The events say "loaded" for about:blank too, when its load event comes late (seen on a
       // loaded machine: the DOM was read before the page's own document had arrived). Only the
       // navigated document, complete, is the rendered page; until the deadline, look again.
-      if isComplete && finalURL != "about:blank" {
+      if readyState == "complete" && finalURL != "about:blank" {
         return RenderedPage(html: Array(html.utf8), url: finalURL, requests: state.withLock { $0.requests })
       }
       if ContinuousClock.now >= deadline {
-        // Past the deadline the DOM is taken as it is, unless the page's document never came.
+        // Past the deadline the DOM is taken as it is once parsed ("interactive": its scripts ran,
+        // a subresource is late), unless the page's document never came, or is still being parsed:
+        // then the scripts after the parser's position have not run, and the DOM is the served
+        // HTML cut short (seen on a loaded machine: an app shell's inline script had not run).
         guard finalURL != "about:blank" else { throw .timedOut(method: "Page.navigate") }
+        guard readyState != "loading" else { throw .timedOut(method: "Page.loadEventFired") }
         return RenderedPage(html: Array(html.utf8), url: finalURL, requests: state.withLock { $0.requests })
       }
       try? await Task.sleep(for: .milliseconds(100))
     }
   }
 
-  /// The document as it is now: its URL, whether it finished loading, and its markup.
-  private func snapshot(deadline: ContinuousClock.Instant) async throws(RenderError) -> (String, Bool, String)
+  /// The document as it is now: its URL, its `readyState`, and its markup.
+  private func snapshot(deadline: ContinuousClock.Instant) async throws(RenderError) -> (String, String, String)
   {
     // A page whose script never yields cannot be read: its evaluation times out. It gets what is
     // left of the deadline, but at least 2 s: on a loaded machine a settled page's renderer can
@@ -327,7 +331,7 @@ private final class PageSession: Sendable {
       let finalURL = parts[0].stringValue, let readyState = parts[1].stringValue,
       let html = parts[2].stringValue
     else { throw .protocolError(method: "Runtime.evaluate", message: "no document") }
-    return (finalURL, readyState == "complete", html)
+    return (finalURL, readyState, html)
   }
 
   private func handle(_ events: AsyncStream<DevToolsPipe.Event>) async {

@@ -113,6 +113,27 @@ struct ChromiumRendererTests {
     }
   }
 
+  /// A page still being parsed at the deadline (a script in its way never arrived) fails as timed
+  /// out: its DOM is the served HTML cut short, without what the scripts after it would have done.
+  @Test func aPageStillParsingAtTheDeadlineFailsInsteadOfGivingItsDOMCutShort() async throws {
+    var budget = RenderBudget()
+    budget.deadline = .seconds(3)
+    let server = try await FaultServer()
+    try await withRenderer(budget: budget) { renderer, nginx in
+      // The tarpit's request starts 1.5 s in, after the first script, so it is still open at the
+      // deadline (a request's own timeout is the page's deadline, counted from its start).
+      try nginx.write(
+        "blocked.html",
+        """
+        <title>Cut short</title><script src="\(server.url("/hold?ms=1500"))"></script>
+        <script src="\(server.url("/tarpit"))"></script><script>document.title = 'Ran'</script>
+        """)
+      await #expect(throws: RenderError.timedOut(method: "Page.loadEventFired")) {
+        try await renderer.render(nginx.url("/blocked.html"))
+      }
+    }
+  }
+
   /// A page that opens 1,000 requests gets the budget's 200; the rest fail without reaching nginx.
   @Test func aThousandRequestsMeetTheRequestCap() async throws {
     var budget = RenderBudget()
