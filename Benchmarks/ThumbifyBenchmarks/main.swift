@@ -10,6 +10,7 @@ let suites: [(name: String, run: ([String]) async throws -> Void)] = [
   (name: "encode", run: EncodeBenchmark.run),
   (name: "colour", run: ColourBenchmark.run),
   (name: "shard", run: ShardBenchmark.run),
+  (name: "merge", run: MergeBenchmark.run),
   (name: "render", run: RenderBenchmark.run),
 ]
 

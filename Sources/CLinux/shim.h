@@ -17,4 +17,5 @@ static inline int thumbify_start_writeback(int fd, long long offset, long long c
 static inline int thumbify_cloexec_pipe(int fds[2]) {
   return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
+
 #endif

@@ -9,6 +9,7 @@ public enum ThumbifyCommandLine {
     ExtractCommand.self,
     CrawlCommand.self,
     GCCommand.self,
+    MergeCommand.self,
     ReportCommand.self,
     CardsCommand.self,
     CardKeyCommand.self,

@@ -9,8 +9,8 @@ struct CrawlCommandTests {
     "thumbify crawl <urls-file> --out <dir> [--state <dir>] [--variant <spec> ...] [--max-age <duration>] "
     + "[--timeout <duration>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
     + "[--cacert <file>] [--contact <url>] [--max-failures <n|p%>] [--prune] [--prune-max <n|p%>] [--force-prune] "
-    + "[--metrics <file>] [--shard <k/n>] [--shards <n>] [--render <mode>] [--render-timeout <duration>] [--quiet] "
-    + "[--log-format <format>]"
+    + "[--metrics <file>] [--shard <k/n>] [--shards <n>] [--baseline <dir>] [--baseline-state <dir>] "
+    + "[--render <mode>] [--render-timeout <duration>] [--quiet] [--log-format <format>]"
 
   @Test func crawlHelpShowsUsageOptionsAndExitCodes() async {
     let result = await runCLI(["crawl", "--help"])
@@ -110,6 +110,7 @@ struct CrawlCommandTests {
       "'--shards' needs an array index: --shard K/N, or SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or "
         + "AWS_BATCH_JOB_ARRAY_INDEX in the environment"
     ),
+    (["crawl", "u", "--out", "x", "--baseline-state", "s"], "'--baseline-state' needs '--baseline'"),
     (
       ["crawl", "u", "--out", "x", "--shard", "0/2", "--prune"],
       "'--prune' cannot be used by a shard: a shard's list is a part of the corpus; prune the merged "

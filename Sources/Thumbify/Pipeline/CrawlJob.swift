@@ -143,6 +143,8 @@ public final class CrawlJob: Sendable {
   let shard: Shard?
   /// Renders the pages instead of Chromium (tests).
   let renderer: (any PageRendering)?
+  /// The previous night's merged directory and state (`crawl --baseline`), read only.
+  let baseline: OutputLayout?
 
   /// - Parameters:
   ///   - layout: the output directory and the state directory, both explicit (the CLI resolves the
@@ -158,15 +160,22 @@ public final class CrawlJob: Sendable {
   ///     URLs in list order, then the kept records of this shard's URLs missing from the list (the
   ///     state's pages of other shards are left out and left alone), and no card is swept: the output
   ///     directory may hold other shards' cards (a state or directory reused after N changed), and
-  ///     what the served directory holds is for a merge of the shards to decide (issue 23, not built yet).
+  ///     what the served directory holds is for a merge of the shards to decide (`ShardMerge`).
+  ///   - baseline: the previous night's merged directory and its state (`crawl --baseline`), read
+  ///     only: before the crawl, the pages of this run's shard (all, without a shard) that the state has
+  ///     no row of are taken from the baseline's state, with its images and thumbnail sets
+  ///     (`StateStore.importState`), so that their pages are fetched conditionally, failures keep
+  ///     their cards (stale) and unlisted ones are kept; the blobs and cards such records name are
+  ///     brought from the baseline directory when they are used.
   public convenience init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
-    pruning: Pruning? = nil, shard: Shard? = nil
+    pruning: Pruning? = nil, shard: Shard? = nil, baseline: OutputLayout? = nil
   ) {
     self.init(
       layout: layout, configuration: configuration, fetcher: fetcher, extractor: extractor,
-      thumbnailer: thumbnailer, robots: robots, pruning: pruning, shard: shard, renderer: nil)
+      thumbnailer: thumbnailer, robots: robots, pruning: pruning, shard: shard, baseline: baseline,
+      renderer: nil)
   }
 
   /// A job whose pages are rendered by `renderer` (a test double) instead of the Chromium
@@ -174,8 +183,10 @@ public final class CrawlJob: Sendable {
   package init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
-    pruning: Pruning? = nil, shard: Shard? = nil, renderer: (any PageRendering)?
+    pruning: Pruning? = nil, shard: Shard? = nil, baseline: OutputLayout? = nil,
+    renderer: (any PageRendering)?
   ) {
+    self.baseline = baseline
     self.renderer = renderer
     self.shard = shard
     self.pruning = shard == nil ? pruning : nil
@@ -244,6 +255,12 @@ public final class CrawlJob: Sendable {
       // the resumed run); the crawl flushes before it returns, the manifest walk commits first too.
       let state = try StateStore(path: layout.stateDatabase, groupCommit: .crawl)
       let run = try state.beginRun(options: configuration.variants.cacheKey)
+      if let baseline {
+        let shard = shard
+        try state.importState(
+          from: baseline.stateDatabase,
+          pages: .missing(isWanted: { shard?.contains(normalizedURL: $0) ?? true }))
+      }
       if let robots { robots.seed(try state.robotsEntries()) }
       let journal = try DecodeJournal(path: layout.decodeJournal, state: state)
       let cardWriter = CardWriter(outputDirectory: outputDirectory)
@@ -260,7 +277,7 @@ public final class CrawlJob: Sendable {
       let crawler = Crawler(
         configuration: configuration, fetcher: fetcher, extractor: extractor, thumbnailer: thumbnailer,
         state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter,
-        decodeJournal: journal, stop: stopper, render: render)
+        decodeJournal: journal, stop: stopper, render: render, baseline: baseline?.directory)
       let counts = Mutex(Summary())
       let shard = shard
       /// The list, reading only this run's shard.
@@ -322,6 +339,11 @@ public final class CrawlJob: Sendable {
             summary.keptFromEarlierRuns += 1  // its card, from that run, is kept (no sweep below)
           } else if stored.isKept {
             summary.kept += 1
+            // A kept record may come from the baseline: its blobs and card are brought here.
+            if baseline != nil, let record = stored.record {
+              try crawler.bringBaselineBlobs(of: record)
+              try cards.write(record)
+            }
           } else if !run.isResumed, let outcome = stored.outcome, let hasImageFailure = stored.hasImageFailure
           {
             summary.outcomes[outcome, default: 0] += 1

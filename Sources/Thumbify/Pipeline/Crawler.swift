@@ -44,6 +44,9 @@ public final class Crawler: Sendable {
   private let iconVariants: ImageStage.Variants
   private let inFlight = Mutex<Set<String>>([])
   private let firstCardError = Mutex<StoreError?>(nil)
+  /// The previous night's merged directory (`crawl --baseline`), whose blobs a record taken from it
+  /// names: brought into the output directory when such a record is kept (304, stale).
+  private let baseline: (directory: String, blobs: BlobUnion)?
 
   /// - Parameters:
   ///   - configuration: variants, limits and the per-URL deadline.
@@ -77,9 +80,11 @@ public final class Crawler: Sendable {
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
     cards: CardWriter? = nil, decodeJournal: DecodeJournal? = nil, stop: CrawlStop? = nil,
-    render: RenderStep, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    render: RenderStep, baseline: String? = nil,
+    clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     self.render = render
+    self.baseline = baseline.map { (directory: $0, blobs: BlobUnion(target: outputDirectory)) }
     self.cards = cards
     self.stop = stop
     self.configuration = configuration
@@ -92,7 +97,7 @@ public final class Crawler: Sendable {
     iconVariants = ImageStage.Variants(configuration.iconVariants)
     images = ImageStage(
       configuration: configuration, fetcher: fetcher, thumbnailer: thumbnailer, state: state, run: run,
-      outputDirectory: outputDirectory, journal: decodeJournal, clock: clock)
+      outputDirectory: outputDirectory, journal: decodeJournal, baseline: baseline, clock: clock)
   }
 
   /// Crawls every URL of `list`, calling `onEvent` (awaited: a slow consumer slows the crawl) per line.
@@ -204,6 +209,7 @@ public final class Crawler: Sendable {
           stage: "fetch")
         return try saveFailure(error, url: url, normalizedURL: normalizedURL, previous: previous)
       }
+      try bringBaselineBlobs(of: record)
       record.originalURL = url
       record.outcome = .notModified
       record.error = nil
@@ -294,6 +300,13 @@ public final class Crawler: Sendable {
     }
   }
 
+  /// Brings the blobs `record` names that the output directory lacks from the baseline (a record the
+  /// state took from it names the baseline's blobs); nothing without a baseline.
+  func bringBaselineBlobs(of record: CrawlRecord) throws(StoreError) {
+    guard let baseline else { return }
+    for path in record.blobPaths { try baseline.blobs.bring(path, from: baseline.directory) }
+  }
+
   /// The first card file that could not be written (the crawl goes on; its caller fails the run).
   public var cardError: StoreError? { firstCardError.withLock { $0 } }
 
@@ -303,6 +316,7 @@ public final class Crawler: Sendable {
   ) throws(StoreError) -> CrawlRecord {
     var record: CrawlRecord
     if var good = previous.good {
+      try bringBaselineBlobs(of: good)
       good.originalURL = url
       good.outcome = .stale
       good.error = error

@@ -30,12 +30,16 @@ final class ImageStage: Sendable {
   private let results = LRUCache<String, Result<ThumbnailSet, RecordError>>(capacity: 4096)
   private let cpu: CPUPool
   private let journal: DecodeJournal?
+  /// The previous night's merged directory (`crawl --baseline`): a known thumbnail set whose blobs
+  /// the output directory lacks takes them from there.
+  private let baseline: String?
 
   init(
     configuration: CrawlConfiguration, fetcher: any Fetching, thumbnailer: any ThumbnailMaking,
     state: StateStore, run: Int64, outputDirectory: String, journal: DecodeJournal? = nil,
-    clock: @escaping @Sendable () -> Double
+    baseline: String? = nil, clock: @escaping @Sendable () -> Double
   ) {
+    self.baseline = baseline
     self.journal = journal
     self.configuration = configuration
     self.fetcher = fetcher
@@ -267,7 +271,13 @@ final class ImageStage: Sendable {
   }
 
   private func blobsExist(_ set: ThumbnailSet) -> Bool {
-    set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
+    if let baseline {
+      // A set the state took from the baseline names the baseline's blobs: bring them (a blob that
+      // cannot be brought is made again, as when it was collected).
+      let blobs = BlobUnion(target: outputDirectory)
+      for variant in set.variants { _ = try? blobs.bring(variant.path, from: baseline) }
+    }
+    return set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
   }
 
   private func wrap<T>(_ body: @autoclosure () throws(StoreError) -> T, stage: String) throws(RecordError)

@@ -94,6 +94,16 @@ enum CrawlCommand: Subcommand {
       .option(
         "shards", value: "n",
         help: "The number of shards, for an array index taken from the environment (see --shard)."),
+      .option(
+        "baseline", value: "dir",
+        help:
+          "The previous night's merged directory ('thumbify merge --out'), read only: the URLs of this crawl "
+          + "(its shard's) that its state does not know are fetched conditionally from the baseline's "
+          + "validators, keep the baseline's card when they fail, and are kept when unlisted; its blobs "
+          + "and cards are brought in as they are used (docs/crawl.md, \"--baseline\")."),
+      .option(
+        "baseline-state", value: "dir",
+        help: "The baseline's state directory (default: the baseline directory's default state directory)."),
     ] + RenderOptions.specs + [
       .flag("quiet", short: "q", help: "Print nothing but fatal errors.")
     ]
@@ -117,6 +127,9 @@ enum CrawlCommand: Subcommand {
     var metricsPath: String?
     /// `--shard K/N`, or the array task the environment names (`ShardSelection`).
     var shard: ShardSelection?
+    /// `--baseline <dir>` and `--baseline-state <dir>`.
+    var baseline: String?
+    var baselineState: String?
   }
 
   static func parse(_ arguments: ParsedArguments, environment: [String: String] = [:]) throws(UsageError)
@@ -155,6 +168,9 @@ enum CrawlCommand: Subcommand {
         "'--prune' cannot be used by a shard: a shard's list is a part of the corpus; prune the merged "
           + "directory's URLs with an unsharded crawl")
     }
+    if arguments.value("baseline-state") != nil && arguments.value("baseline") == nil {
+      throw UsageError("'--baseline-state' needs '--baseline'")
+    }
     return Options(
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
       configuration: CrawlConfiguration(
@@ -167,7 +183,8 @@ enum CrawlCommand: Subcommand {
       maxFailures: try threshold("max-failures", default: "0"),
       pruneLimit: isPruning ? try threshold("prune-max", default: "20%") : nil,
       isPruneForced: arguments.flag("force-prune"),
-      metricsPath: arguments.value("metrics"), shard: shard)
+      metricsPath: arguments.value("metrics"), shard: shard, baseline: arguments.value("baseline"),
+      baselineState: arguments.value("baseline-state"))
   }
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
@@ -223,6 +240,21 @@ enum CrawlCommand: Subcommand {
     } catch {
       return fatal(error.description)
     }
+    var baseline: OutputLayout?
+    if let directory = options.baseline {
+      do {
+        let resolved = try OutputLayout.resolving(
+          directory, stateDirectory: options.baselineState, environment: console.environment)
+        guard access(resolved.stateDatabase, R_OK) == 0 else {
+          return fatal(
+            "The baseline '\(directory)' has no crawl state in '\(resolved.stateDirectory)'.",
+            hint: "Give the merged directory's state with --baseline-state <dir>.", code: "storageFailed")
+        }
+        baseline = resolved
+      } catch {
+        return fatal(error.description, code: error.code)
+      }
+    }
     let components: Production
     do {
       components = try Production(options: options, environment: console.environment)
@@ -246,7 +278,8 @@ enum CrawlCommand: Subcommand {
     let job = CrawlJob(
       layout: layout, configuration: options.configuration,
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
-      robots: components.robots, pruning: pruning, shard: options.shard?.shard, renderer: components.renderer)
+      robots: components.robots, pruning: pruning, shard: options.shard?.shard, baseline: baseline,
+      renderer: components.renderer)
     let signals = StopSignals(
       onFirst: { signal in
         job.stop(cancellingAfter: .seconds(2))

@@ -85,6 +85,50 @@ public final class ManifestWriter {
     }
   }
 
+  /// Commits (`commit()`) unless the manifest in place already holds exactly these bytes; then the
+  /// temporary file is dropped and the manifest left untouched (its modification time stays): a
+  /// rerun over the same inputs writes nothing new.
+  ///
+  /// - Returns: whether the manifest was replaced.
+  @discardableResult
+  public func commitIfChanged() throws(StoreError) -> Bool {
+    try flush()
+    if Self.sameContents(temporaryPath, path) { return false }
+    try commit()
+    return true
+  }
+
+  /// Whether the files at `a` and `b` exist and hold the same bytes (read in 64 KB pieces).
+  private static func sameContents(_ a: String, _ b: String) -> Bool {
+    let first = open(a, O_RDONLY | O_CLOEXEC)
+    guard first >= 0 else { return false }
+    defer { close(first) }
+    let second = open(b, O_RDONLY | O_CLOEXEC)
+    guard second >= 0 else { return false }
+    defer { close(second) }
+    var one = stat()
+    var two = stat()
+    guard fstat(first, &one) == 0, fstat(second, &two) == 0, one.st_size == two.st_size else { return false }
+    var left = [UInt8](repeating: 0, count: 1 << 16)
+    var right = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = left.withUnsafeMutableBytes {
+        SystemCall.read(first, into: $0.baseAddress!, count: $0.count)
+      }
+      guard count >= 0 else { return false }
+      if count == 0 { return true }
+      var filled = 0
+      while filled < count {
+        let got = right.withUnsafeMutableBytes {
+          SystemCall.read(second, into: $0.baseAddress! + filled, count: count - filled)
+        }
+        guard got > 0 else { return false }
+        filled += got
+      }
+      guard left[..<count] == right[..<count] else { return false }
+    }
+  }
+
   private func flush() throws(StoreError) {
     guard buffer.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0) }) else {
       throw SystemCall.error("write", temporaryPath)

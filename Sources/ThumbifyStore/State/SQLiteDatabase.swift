@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import ThumbifySystem
 
 /// A SQLite connection: owns the `sqlite3` handle and funnels every return code into `StoreError`.
@@ -30,6 +31,36 @@ final class SQLiteDatabase {
     let status = sqlite3_open_v2(path, &db, flags, nil)
     guard status == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+      sqlite3_close(db)
+      throw StoreError.database(path: path, message: message)
+    }
+    handle = db
+    sqlite3_busy_timeout(db, 5_000)
+  }
+
+  /// Opens the existing database at `path` for reading only, writing nothing beside it: a database
+  /// without a write-ahead log (closed cleanly) is opened `immutable` (no lock or shared-memory file is
+  /// created); one with a log is opened `mode=ro`, which reads the log (SQLite may then need its
+  /// `-shm` file).
+  ///
+  /// The corresponding C function is `sqlite3_open_v2` with `SQLITE_OPEN_READONLY | SQLITE_OPEN_URI`.
+  init(readingOnly path: String) throws(StoreError) {
+    self.path = path
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      throw StoreError.database(path: path, message: SystemCall.message(errno))
+    }
+    var log = stat()
+    let hasLog = stat(path + "-wal", &log) == 0 && log.st_size > 0
+    // A URI filename: `%`, `?` and `#` in the path would be read as its syntax.
+    let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3F")
+      .replacingOccurrences(of: "#", with: "%23")
+    let uri = "file:" + escaped + (hasLog ? "?mode=ro" : "?immutable=1")
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+    let result = sqlite3_open_v2(uri, &db, flags, nil)
+    guard result == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
       sqlite3_close(db)
       throw StoreError.database(path: path, message: message)
     }
