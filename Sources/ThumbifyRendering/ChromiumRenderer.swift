@@ -313,8 +313,9 @@ private final class PageSession: Sendable {
   }
 
   /// The document as it is now: its URL, its `readyState`, and its markup.
-  private func snapshot(deadline: ContinuousClock.Instant) async throws(RenderError) -> (String, String, String)
-  {
+  private func snapshot(deadline: ContinuousClock.Instant) async throws(RenderError) -> (
+    String, String, String
+  ) {
     // A page whose script never yields cannot be read: its evaluation times out. It gets what is
     // left of the deadline, but at least 2 s: on a loaded machine a settled page's renderer can
     // take over a second to answer.

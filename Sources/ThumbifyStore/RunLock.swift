@@ -26,16 +26,29 @@ public final class RunLock: Sendable {
     guard fd >= 0 else {
       throw .io(path: path, operation: "open", message: SystemCall.message(errno))
     }
-    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+    // A lock whose file names no pid is being let go (its run's last step empties the file) or is
+    // held a moment longer by a child this process forked, until the child's exec closes its copy
+    // of the descriptor (O_CLOEXEC acts at exec, not at fork): seen on a loaded machine, where the
+    // next run in the same process was refused. Such a lock is tried again for up to a second; a
+    // run that holds it writes its pid at once.
+    var retries = 100
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       var buffer = [UInt8](repeating: 0, count: 32)
       let count = pread(fd, &buffer, buffer.count, 0)
+      let pid = Int32(
+        String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(
+          in: .whitespacesAndNewlines))
+      if code == EWOULDBLOCK, pid == nil, retries > 0 {
+        retries -= 1
+        usleep(10_000)
+        continue
+      }
       close(fd)
       guard code == EWOULDBLOCK else {
         throw .io(path: path, operation: "lock", message: SystemCall.message(code))
       }
-      let text = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
-      throw .locked(directory: directory, pid: Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+      throw .locked(directory: directory, pid: pid)
     }
     let pid = "\(getpid())\n"
     _ = ftruncate(fd, 0)
