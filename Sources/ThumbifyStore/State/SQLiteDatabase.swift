@@ -26,16 +26,7 @@ final class SQLiteDatabase {
   /// The corresponding C function is `sqlite3_open_v2`.
   init(path: String) throws(StoreError) {
     self.path = path
-    var db: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    let status = sqlite3_open_v2(path, &db, flags, nil)
-    guard status == SQLITE_OK, let db else {
-      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-      sqlite3_close(db)
-      throw StoreError.database(path: path, message: message)
-    }
-    handle = db
-    sqlite3_busy_timeout(db, 5_000)
+    handle = try Self.open(path, as: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
   }
 
   /// Opens the existing database at `path` for reading only, writing nothing beside it: a database
@@ -56,16 +47,23 @@ final class SQLiteDatabase {
     let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3F")
       .replacingOccurrences(of: "#", with: "%23")
     let uri = "file:" + escaped + (hasLog ? "?mode=ro" : "?immutable=1")
+    handle = try Self.open(path, as: uri, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+  }
+
+  /// A connection to the database at `path`, opened by the name `filename` (the path or a URI) with
+  /// `flags`, waiting up to 5 s for another connection's lock.
+  private static func open(_ path: String, as filename: String, flags: Int32) throws(StoreError)
+    -> OpaquePointer
+  {
     var db: OpaquePointer?
-    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
-    let result = sqlite3_open_v2(uri, &db, flags, nil)
-    guard result == SQLITE_OK, let db else {
-      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+    let status = sqlite3_open_v2(filename, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+    guard status == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_close(db)
       throw StoreError.database(path: path, message: message)
     }
-    handle = db
     sqlite3_busy_timeout(db, 5_000)
+    return db
   }
 
   deinit {
