@@ -1,8 +1,9 @@
 import Testing
 
 @testable import ThumbifyExtracting
+@testable import ThumbifyTestSupport
 
-@Suite("Public Suffix List")
+@Suite("Public Suffix List", .offThePool)
 struct PublicSuffixListTests {
   @Test(arguments: [
     ("www.example.com", "example.com"),

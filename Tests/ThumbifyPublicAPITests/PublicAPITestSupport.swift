@@ -10,7 +10,7 @@ import Thumbify
 /// keeps off): robots ignored, no retries.
 func loopbackProvider(
   cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = .seconds(10),
-  render: RenderMode = .never
+  render: RenderMode = .never, renderBudget: RenderBudget = RenderBudget()
 ) throws -> LinkMetadataProvider {
   var configuration = FetcherConfiguration()
   configuration.allowsPrivateNetwork = true
@@ -18,7 +18,7 @@ func loopbackProvider(
   configuration.retry.maxAttempts = 1
   return LinkMetadataProvider(
     fetcher: try CurlFetcher(configuration: configuration), cache: cache, cpuPool: cpuPool, timeout: timeout,
-    render: render)
+    render: render, renderBudget: renderBudget)
 }
 
 /// nginx serving one article page with a card image and an icon, both JPEG.

@@ -10,7 +10,7 @@ import Testing
 
 /// `author` from every source a page names its authors in, bylines cleaned, and the precedence
 /// (docs/metadata.md, Authors).
-@Suite("Author extraction")
+@Suite("Author extraction", .offThePool)
 struct AuthorExtractionTests {
   private func extract(_ body: String, head: String = "", url: String = ExtractingTestSupport.pageURL)
     -> PageMetadata

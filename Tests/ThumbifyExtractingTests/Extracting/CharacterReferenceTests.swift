@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Character references")
+@Suite("Character references", .offThePool)
 struct CharacterReferenceTests {
   private func decode(_ text: String, attribute: Bool = false) -> String {
     let bytes = Array(text.utf8)

@@ -22,7 +22,7 @@ enum CharsetFixtureText {
   )
 }
 
-@Suite("Statistical detection of undeclared charsets (uchardet)")
+@Suite("Statistical detection of undeclared charsets (uchardet)", .offThePool)
 struct CharsetDetectorTests {
   private typealias Support = ExtractingTestSupport
   private typealias Text = CharsetFixtureText

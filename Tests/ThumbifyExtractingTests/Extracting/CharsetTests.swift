@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Charset detection and decoding")
+@Suite("Charset detection and decoding", .offThePool)
 struct CharsetTests {
   private typealias Support = ExtractingTestSupport
 

@@ -10,7 +10,7 @@ import Testing
 
 /// `publishedTime` / `modifiedTime` from every source a page states them in, and their precedence
 /// (docs/metadata.md, Dates). The clock is fixed at `dateTestNow` (2026-12-03T09:45:00Z).
-@Suite("Date extraction")
+@Suite("Date extraction", .offThePool)
 struct DateExtractionTests {
   private func extract(_ body: String, head: String = "", url: String = ExtractingTestSupport.pageURL)
     -> PageMetadata

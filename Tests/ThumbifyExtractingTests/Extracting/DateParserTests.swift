@@ -11,7 +11,7 @@ import Testing
 /// The clock the date tests run at: 2026-12-03T09:45:00Z.
 let dateTestNow: Int64 = 1_796_291_100
 
-@Suite("Date parser")
+@Suite("Date parser", .offThePool)
 struct DateParserTests {
   private func read(_ text: String) -> String? { DateParser.rfc3339(text, now: dateTestNow) }
 

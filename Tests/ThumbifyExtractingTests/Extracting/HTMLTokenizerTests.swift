@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("HTML tokenizer")
+@Suite("HTML tokenizer", .offThePool)
 struct HTMLTokenizerTests {
   @Test(arguments: [
     "<!--><meta content=a>",

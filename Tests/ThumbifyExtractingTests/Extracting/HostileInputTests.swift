@@ -10,7 +10,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// Bad input never crashes, hangs or grows memory without bound.
-@Suite("Hostile input")
+@Suite("Hostile input", .offThePool)
 struct HostileInputTests {
   private func extract(_ bytes: [UInt8]) -> PageMetadata {
     MetadataExtractor().extract(html: bytes, pageURL: ExtractingTestSupport.pageURL, contentType: nil)

@@ -3,7 +3,7 @@ import Testing
 @testable import ThumbifyExtracting
 @testable import ThumbifyTestSupport
 
-@Suite("Charset declarations past the prescan (change the encoding)")
+@Suite("Charset declarations past the prescan (change the encoding)", .offThePool)
 struct LateCharsetTests {
   private typealias Support = ExtractingTestSupport
   private typealias Text = CharsetFixtureText

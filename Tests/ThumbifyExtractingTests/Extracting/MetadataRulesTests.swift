@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// One test per documented precedence rule (docs/metadata.md).
-@Suite("Metadata rules")
+@Suite("Metadata rules", .offThePool)
 struct MetadataRulesTests {
   private func extract(_ html: String, url: String = ExtractingTestSupport.pageURL) -> PageMetadata {
     ExtractingTestSupport.extract(html, url: url)

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Lenient JSON, UTF-8 validation, text cleaning")
+@Suite("Lenient JSON, UTF-8 validation, text cleaning", .offThePool)
 struct ParserUnitTests {
   private func parse(_ text: String) -> [JSONValue] {
     Array(text.utf8).withUnsafeBufferPointer { LenientJSONParser.parseAll($0) }

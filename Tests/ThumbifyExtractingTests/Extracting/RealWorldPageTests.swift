@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// Pages shaped like real sites' heads (Tests/Fixtures/pages), checked field by field.
-@Suite("Real-world page shapes")
+@Suite("Real-world page shapes", .offThePool)
 struct RealWorldPageTests {
   private func extract(_ file: String, url: String) throws -> PageMetadata {
     MetadataExtractor().extract(

@@ -10,7 +10,7 @@ import Testing
 
 /// `siteName` from every source a page names its site in, and the precedence (docs/metadata.md,
 /// Site names).
-@Suite("Site name extraction")
+@Suite("Site name extraction", .offThePool)
 struct SiteNameExtractionTests {
   private func extract(
     _ body: String = "", head: String = "", title: String = "T", url: String = ExtractingTestSupport.pageURL

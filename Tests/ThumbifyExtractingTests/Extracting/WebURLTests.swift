@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("WHATWG URL resolution")
+@Suite("WHATWG URL resolution", .offThePool)
 struct WebURLTests {
   private static let base = "https://www.example.com/a/b/c.html?q=1#frag"
 

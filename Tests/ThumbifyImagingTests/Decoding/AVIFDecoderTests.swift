@@ -6,7 +6,7 @@ import Testing
 
 /// AVIF input: the fixtures are made by `Fixtures/make-avif-fixtures.sh` (avifenc) from a 32×16
 /// quadrant picture (red, green / blue, white), near-lossless, so colours are checked closely.
-@Suite("AVIF decoding")
+@Suite("AVIF decoding", .offThePool)
 struct AVIFDecoderTests {
   let decoder = ImageDecoder()
   let red: [UInt8] = [255, 0, 0]

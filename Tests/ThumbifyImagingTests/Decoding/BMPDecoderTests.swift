@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("BMP decoding")
+@Suite("BMP decoding", .offThePool)
 struct BMPDecoderTests {
   let decoder = ImageDecoder()
 

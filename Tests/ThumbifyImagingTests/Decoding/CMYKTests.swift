@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("CMYK JPEG colours")
+@Suite("CMYK JPEG colours", .offThePool)
 struct CMYKTests {
   @Test(arguments: ["cmyk-adobe", "cmyk-plain"])
   func matchesPillowsConversion(name: String) throws {

@@ -15,7 +15,7 @@ import Testing
 /// (below what a viewer sees side by side) and no patch over 3. The unmanaged decode of the same
 /// file must be far off (a mean over 3, for Adobe RGB, the nearest to sRGB; a quarter of the chart is grey, which a
 /// wide gamut moves least), or the comparison could not fail.
-@Suite("Colour management")
+@Suite("Colour management", .offThePool)
 struct ColourManagementTests {
   static let wideSpaces: [TestImages.RGBSpace] = [.adobeRGB, .proPhoto]
 

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("GIF decoding")
+@Suite("GIF decoding", .offThePool)
 struct GIFDecoderTests {
   let decoder = ImageDecoder()
   static let palette: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]

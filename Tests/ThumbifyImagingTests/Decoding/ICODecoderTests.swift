@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("ICO and CUR decoding")
+@Suite("ICO and CUR decoding", .offThePool)
 struct ICODecoderTests {
   let decoder = ImageDecoder()
 
@@ -107,7 +107,7 @@ struct ICODecoderTests {
   }
 }
 
-@Suite("ICO entries with extreme header fields")
+@Suite("ICO entries with extreme header fields", .offThePool)
 struct ICOExtremeHeaderTests {
   /// The 1 KB ICO: one BMP entry whose BITMAPINFOHEADER says `width` × `height`.
   static func ico(width: Int32, height: Int32) -> [UInt8] {

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Format sniffing and dispatch")
+@Suite("Format sniffing and dispatch", .offThePool)
 struct ImageDecoderTests {
   let decoder = ImageDecoder()
 

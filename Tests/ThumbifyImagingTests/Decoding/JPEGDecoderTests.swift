@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("JPEG decoding")
+@Suite("JPEG decoding", .offThePool)
 struct JPEGDecoderTests {
   let decoder = ImageDecoder()
 

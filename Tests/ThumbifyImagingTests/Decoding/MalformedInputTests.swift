@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// Mutated and truncated versions of valid files: every one must decode or throw an ``ImageError``, never crash.
-@Suite("Malformed input")
+@Suite("Malformed input", .offThePool)
 struct MalformedInputTests {
   /// A small deterministic generator (64-bit LCG), so failures reproduce.
   struct Generator {

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("EXIF orientation")
+@Suite("EXIF orientation", .offThePool)
 struct OrientationTests {
   @Test(arguments: 1...8, [false, true])
   func jpegIsDecodedUpright(orientation: Int, isLittleEndian: Bool) throws {

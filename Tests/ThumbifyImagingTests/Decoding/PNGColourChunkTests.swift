@@ -7,7 +7,7 @@ import Testing
 /// image taken as sRGB; `cHRM` (with `gAMA`) that is not sRGB's is converted like a profile
 /// (docs/decoding.md, "Colour profiles"). The yardstick is ColourManagementTests's: CIEDE2000 against
 /// the sRGB chart, mean < 1 and max < 3 when managed, mean > 3 for the same pixels unmanaged.
-@Suite("PNG colour chunks")
+@Suite("PNG colour chunks", .offThePool)
 struct PNGColourChunkTests {
   static let chart = TestImages.colourChart
 

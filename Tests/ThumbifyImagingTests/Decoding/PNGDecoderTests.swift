@@ -10,7 +10,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("PNG decoding")
+@Suite("PNG decoding", .offThePool)
 struct PNGDecoderTests {
   let decoder = ImageDecoder()
 

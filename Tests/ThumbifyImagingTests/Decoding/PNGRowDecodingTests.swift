@@ -12,7 +12,7 @@ import Testing
 
 /// The row-by-row PNG decoder (`Sources/CPNGRows`) against libpng's own full-frame decode, and its
 /// box-shrunk output against the resampler's pre-shrink of a full decode.
-@Suite("PNG row decoding")
+@Suite("PNG row decoding", .offThePool)
 struct PNGRowDecodingTests {
   let decoder = ImageDecoder()
 

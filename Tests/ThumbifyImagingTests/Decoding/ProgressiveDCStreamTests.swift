@@ -11,7 +11,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// The DC-only rewrite of progressive JPEGs for 1/8-scale decodes (``ProgressiveDCStream``).
-@Suite("Progressive DC stream")
+@Suite("Progressive DC stream", .offThePool)
 struct ProgressiveDCStreamTests {
   static let subsamplings = [TJSAMP_444, TJSAMP_422, TJSAMP_420, TJSAMP_440, TJSAMP_411, TJSAMP_GRAY]
 

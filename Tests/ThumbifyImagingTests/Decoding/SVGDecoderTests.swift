@@ -5,7 +5,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// SVG icons through librsvg: sizes, limits against hostile documents, and no outside access.
-@Suite("SVG decoding")
+@Suite("SVG decoding", .offThePool)
 struct SVGDecoderTests {
   let decoder = ImageDecoder()
   let icon = DecodeOptions(target: Size(width: 64, height: 64), fit: .cover)

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Shrink-on-load")
+@Suite("Shrink-on-load", .offThePool)
 struct ShrinkOnLoadTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var stored: Size

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("WebP decoding")
+@Suite("WebP decoding", .offThePool)
 struct WebPDecoderTests {
   let decoder = ImageDecoder()
   let quadrants = TestImages.quadrants(width: 64, height: 32, colors: TestImages.quadrantColors)

@@ -6,7 +6,7 @@ import Testing
 
 /// AVIF output, decoded back with ``AVIFDecoder`` (libavif + dav1d, a different AV1 codec from the
 /// encoder's libaom).
-@Suite("AVIF encoding")
+@Suite("AVIF encoding", .offThePool)
 struct AVIFEncoderTests {
   @Test(arguments: [(90, 34.0), (80, 32.0), (50, 28.0)])
   func roundTripsWithinAPSNR(quality: Int, minimumPSNR: Double) throws {

@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Image encoders")
+@Suite("Image encoders", .offThePool)
 struct ImageEncoderTests {
   /// Peak signal-to-noise ratio in dB between two same-sized buffers.
   static func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {

@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Placeholders")
+@Suite("Placeholders", .offThePool)
 struct PlaceholderTests {
   static func solid(_ rgb: [UInt8], width: Int = 40, height: Int = 30) -> PixelBuffer {
     PixelBuffer(

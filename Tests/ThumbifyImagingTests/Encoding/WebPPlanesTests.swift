@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// Opaque still WebP decoded at full size to libwebp's own planes (`WebPDecoder.decodePlanes`).
-@Suite("WebP to planes")
+@Suite("WebP to planes", .offThePool)
 struct WebPPlanesTests {
   static let textured = TestImages.rgb(width: 96, height: 64) { x, y in
     (UInt8(truncatingIfNeeded: x * 37 ^ y * 11), UInt8(truncatingIfNeeded: y * 29 + x), UInt8(x * 2))

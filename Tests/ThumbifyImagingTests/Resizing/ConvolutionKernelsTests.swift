@@ -10,7 +10,7 @@ import Testing
 
 /// The SIMD passes against their definition, one tap at a time:
 /// `clamp((Σₖ weight[k] · sample[start + k] + 2¹³) >> 14)`, bit for bit.
-@Suite("Convolution kernels")
+@Suite("Convolution kernels", .offThePool)
 struct ConvolutionKernelsTests {
   /// Source and output lengths: odd and even tap counts, reductions of 1–9× (so 1, 2, 3 and more
   /// eight-tap steps in the plane kernel), an enlargement, widths under one SIMD step, a one-pixel axis.

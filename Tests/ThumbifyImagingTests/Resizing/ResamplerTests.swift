@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Resampler")
+@Suite("Resampler", .offThePool)
 struct ResamplerTests {
   @Test(arguments: ResampleFilter.allCases)
   func flatColourStaysFlat(_ filter: ResampleFilter) {

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Thumbnail geometry")
+@Suite("Thumbnail geometry", .offThePool)
 struct ThumbnailGeometryTests {
   struct Case: Sendable, CustomStringConvertible {
     var source: (Int, Int)

@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Blob store")
+@Suite("Blob store", .offThePool)
 struct BlobStoreTests {
   @Test func namesBlobsByTheirSHA256() throws {
     let root = try Fixtures.temporaryDirectory()

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Card keys")
+@Suite("Card keys", .offThePool)
 struct CardKeyTests {
   @Test func keyIsTheSHA256OfTheNormalizedURLsUTF8() {
     // FIPS 180-2 test vector: SHA-256("abc").

@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Cards from crawl records")
+@Suite("Cards from crawl records", .offThePool)
 struct CardTests {
   func record(outcome: CrawlRecord.Outcome = .ok, metadata: PageMetadata = PageMetadata()) -> CrawlRecord {
     CrawlRecord(

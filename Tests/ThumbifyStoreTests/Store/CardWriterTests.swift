@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Card files")
+@Suite("Card files", .offThePool)
 struct CardWriterTests {
   func inode(_ path: String) throws -> Int {
     try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)

@@ -7,7 +7,7 @@ import ThumbifySystem
 
 /// The decode journal's parsing and the policy of deaths (`DecodeJournal`); the fatal-signal line is
 /// tested with the real binary (`CrawlCrashLoopTests`).
-@Suite("Decode journal")
+@Suite("Decode journal", .offThePool)
 struct DecodeJournalTests {
   static let a = String(repeating: "a", count: 64)
   static let b = String(repeating: "b", count: 64)

@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Garbage collection")
+@Suite("Garbage collection", .offThePool)
 struct GarbageCollectorTests {
   @Test func removesOnlyOldUnreferencedBlobs() async throws {
     let directory = makeTemporaryDirectory("gc")

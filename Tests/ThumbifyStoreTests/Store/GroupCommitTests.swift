@@ -12,7 +12,7 @@ import Testing
 
 /// Group commit: the state's writes share one open transaction, committed by count, by age (also
 /// when no write comes) and by `flush()`; what another connection sees is what is committed.
-@Suite("State database group commit")
+@Suite("State database group commit", .offThePool)
 struct GroupCommitTests {
   let directory = makeTemporaryDirectory("group-commit")
   var path: String { directory + "/state.sqlite" }

@@ -11,7 +11,7 @@ import Testing
 
 /// `JSONWriter` must give exactly `JSONEncoder`'s bytes (sorted keys, unescaped slashes): the state
 /// database, the manifest and the cards are written with it, and readers compare bytes.
-@Suite("JSON writer")
+@Suite("JSON writer", .offThePool)
 struct JSONWriterTests {
   static let reference: JSONEncoder = {
     let encoder = JSONEncoder()

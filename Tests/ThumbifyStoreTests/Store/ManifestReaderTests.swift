@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Manifest reader")
+@Suite("Manifest reader", .offThePool)
 struct ManifestReaderTests {
   func manifest(_ lines: [String]) throws -> String {
     let directory = try FrontendFixtures.temporaryDirectory()

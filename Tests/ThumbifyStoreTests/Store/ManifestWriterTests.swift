@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Manifest writer")
+@Suite("Manifest writer", .offThePool)
 struct ManifestWriterTests {
   let directory = makeTemporaryDirectory("manifest")
 

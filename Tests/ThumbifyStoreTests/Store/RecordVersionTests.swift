@@ -12,7 +12,7 @@ import Testing
 /// Issue 21 changed the record's shape (schema 2): a state database written by an older thumbify
 /// holds schema 1 records, which must still read, draw the same cards, and reach the manifest in the
 /// new shape.
-@Suite("Manifest records of schema 1")
+@Suite("Manifest records of schema 1", .offThePool)
 struct RecordVersionTests {
   /// A schema 1 record as thumbify wrote it: the input under `url`; the canonical URL (else the page
   /// URL) and the page URL inside `metadata`.

@@ -3,12 +3,13 @@ import Testing
 
 @testable import ThumbifyStore
 @testable import ThumbifySystem
+@testable import ThumbifyTestSupport
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-@Suite("Run lock")
+@Suite("Run lock", .offThePool)
 struct RunLockTests {
   let directory = NSTemporaryDirectory() + "thumbify-lock-\(UUID().uuidString)"
 

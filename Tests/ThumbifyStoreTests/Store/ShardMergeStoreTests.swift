@@ -8,7 +8,7 @@ import Testing
 
 /// The store-level pieces of `thumbify merge` and `crawl --baseline` (issue 23): reading a record's
 /// normalized URL from its bytes, bringing blobs across directories, taking in another state database.
-@Suite("Merging stores")
+@Suite("Merging stores", .offThePool)
 struct ShardMergeStoreTests {
   @Test func theTopLevelMemberIsReadAndNotANestedOneOfTheSameName() throws {
     // Given a record whose nested objects repeat the member's name, and one whose value has escapes

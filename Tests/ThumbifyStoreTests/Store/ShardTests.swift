@@ -4,7 +4,7 @@ import Testing
 @testable import ThumbifyStore
 @testable import ThumbifyTestSupport
 
-@Suite("Shard function")
+@Suite("Shard function", .offThePool)
 struct ShardTests {
   @Test(arguments: [
     ("http://www.example.com/a", "example.com"),

@@ -7,7 +7,7 @@ import Testing
 
 /// The default state directory (issue 21): outside the output directory and its parent, one per
 /// output directory however it is spelled.
-@Suite("The default state directory")
+@Suite("The default state directory", .offThePool)
 struct StateLocationTests {
   @Test func xdgStateHomeHoldsItNamedByBasenameAndPathDigest() throws {
     let root = makeTemporaryDirectory("location")

@@ -6,7 +6,7 @@ import Testing
 @testable import ThumbifyTestSupport
 
 /// Moving a state of before issue 21 (`<out>/.thumbify`) out of the served tree.
-@Suite("Moving an old state directory")
+@Suite("Moving an old state directory", .offThePool)
 struct StateMigrationTests {
   /// An output directory `<root>/out` whose state is still in `<out>/.thumbify`, holding an
   /// unfinished run (so a usable copy is recognised by resuming it) and a spooled list.

@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("State database")
+@Suite("State database", .offThePool)
 struct StateStoreTests {
   @Test func aDatabaseFromBeforeTheCardColumnsIsUpgradedAndItsRowsStillGiveRecords() throws {
     // Given a state database whose pages table predates the card columns, holding a record of run 1,

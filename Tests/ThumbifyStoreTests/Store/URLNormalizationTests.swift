@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("URL normalization")
+@Suite("URL normalization", .offThePool)
 struct URLNormalizationTests {
   @Test(arguments: [
     ("HTTP://Example.COM", "http://example.com/"),

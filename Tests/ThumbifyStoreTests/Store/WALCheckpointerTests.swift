@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("WAL checkpoints on a thread of their own")
+@Suite("WAL checkpoints on a thread of their own", .offThePool)
 struct WALCheckpointerTests {
   let directory = makeTemporaryDirectory("wal")
   var path: String { directory + "/state.sqlite" }

@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("File system calls")
+@Suite("File system calls", .offThePool)
 struct FileSystemTests {
   @Test func fileHoldsComparesSizeThenBytes() throws {
     let directory = makeTemporaryDirectory("fs")

@@ -5,7 +5,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("The system-call funnel and the output layout")
+@Suite("The system-call funnel and the output layout", .offThePool)
 struct SystemCallTests {
   /// A pipe's read end carries bytes written by another thread, in chunks smaller and larger than the
   /// copy's 64 KB buffer, as standard input does.

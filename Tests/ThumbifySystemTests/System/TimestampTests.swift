@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("ISO 8601 timestamps")
+@Suite("ISO 8601 timestamps", .offThePool)
 struct TimestampTests {
   @Test func digitsMatchPrintfsZeroPaddedFields() {
     let times: [Double] = [0, 1, 59.999, 951_782_400, 1_796_116_846.76, 4_102_444_799, 253_402_300_799]

@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import Synchronization
 import Testing
 
 /// A task executor backed by a serial Dispatch queue, whose threads are not the cooperative pool's.
@@ -48,4 +50,71 @@ extension Trait where Self == DedicatedExecutorTrait {
 /// not inherit an executor preference.
 func testTask<Success: Sendable>(_ body: @escaping @Sendable () async -> Success) -> Task<Success, Never> {
   Task(executorPreference: DedicatedExecutorTrait.current, operation: body)
+}
+
+/// Runs each test on a thread of its own, off Swift's cooperative pool, at most one per core at a
+/// time.
+///
+/// For the synchronous suites (decoding, resizing, parsing, SQLite): on the pool, two of their tests
+/// held both of its threads for seconds at a time (debug-build SIMD, `fsync`), and every async test
+/// of the process waited for a thread to resume on. With a loaded CI machine such stalls lasted over
+/// 100 s and the network suites' time limits measured them. Here they take turns for two slots
+/// (the pool's width, so the suite takes no longer), and the pool stays free for the async tests.
+struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
+  /// Set while a test holds a slot, so that a nested suite's trait takes no second one.
+  @TaskLocal static var isOffThePool = false
+  static let slots = TestSlots(ProcessInfo.processInfo.activeProcessorCount)
+
+  var isRecursive: Bool { true }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    guard testCase != nil, !Self.isOffThePool else { return try await function() }
+    await Self.slots.acquire()
+    defer { Self.slots.release() }
+    let executor = SerialQueueExecutor(label: "thumbify.test.\(test.name)")
+    try await Self.$isOffThePool.withValue(true) {
+      try await DedicatedExecutorTrait.$current.withValue(executor) {
+        try await withTaskExecutorPreference(executor) { try await function() }
+      }
+    }
+  }
+}
+
+extension Trait where Self == OffThePoolTrait {
+  /// Runs each test on a thread of its own, one per core at a time; see `OffThePoolTrait`.
+  static var offThePool: Self { OffThePoolTrait() }
+}
+
+/// A counting semaphore that is awaited, not blocked on.
+final class TestSlots: Sendable {
+  private let state: Mutex<(free: Int, waiters: [CheckedContinuation<Void, Never>])>
+
+  init(_ count: Int) { state = Mutex((max(1, count), [])) }
+
+  func acquire() async {
+    await withCheckedContinuation { continuation in
+      let isFree = state.withLock { state in
+        guard state.free > 0 else {
+          state.waiters.append(continuation)
+          return false
+        }
+        state.free -= 1
+        return true
+      }
+      if isFree { continuation.resume() }
+    }
+  }
+
+  func release() {
+    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard !state.waiters.isEmpty else {
+        state.free += 1
+        return nil
+      }
+      return state.waiters.removeFirst()
+    }
+    next?.resume()
+  }
 }
