@@ -93,7 +93,12 @@ final class ImageStage: Sendable {
       budget.charge(download.networkTime)
       switch download.result {
       case .success(let set): return Outcome(set: set)
-      case .failure(let error): lastError = error
+      case .failure(let error):
+        lastError = error
+        // It was given what was left and ran out of it, whatever it measured: curl's timer and the
+        // fetcher's clock do not start at the same instant, and a loaded machine once left a few
+        // milliseconds "unused", in which the next candidate was fetched.
+        if error.code == FetchError.timedOut("").code { budget.charge(budget.remaining) }
       }
     }
     return Outcome(error: lastError)

@@ -14,11 +14,18 @@ private final class MeteredFetcher: Fetching {
   let stub = StubFetcher()
   let networkTimes: [String: Duration]
   let queueDelay: Duration
+  /// How much less than its timeout a timed-out fetch measures (curl's timer and the fetcher's
+  /// clock do not start at the same instant).
+  let timeoutsMeasureShort: Duration
   private let log = Mutex<[FetchRequest]>([])
 
-  init(networkTimes: [String: Duration] = [:], queueDelay: Duration = .zero) {
+  init(
+    networkTimes: [String: Duration] = [:], queueDelay: Duration = .zero,
+    timeoutsMeasureShort: Duration = .zero
+  ) {
     self.networkTimes = networkTimes
     self.queueDelay = queueDelay
+    self.timeoutsMeasureShort = timeoutsMeasureShort
   }
 
   var requests: [FetchRequest] { log.withLock { $0 } }
@@ -33,7 +40,8 @@ private final class MeteredFetcher: Fetching {
     if queueDelay > .zero { try? await Task.sleep(for: queueDelay) }
     let time = networkTimes[request.url] ?? .zero
     if let cap = request.timeout, time > cap {
-      return MeasuredFetch(result: .failure(.timedOut("scripted tarpit")), networkTime: cap)
+      return MeasuredFetch(
+        result: .failure(.timedOut("scripted tarpit")), networkTime: cap - timeoutsMeasureShort)
     }
     do {
       return MeasuredFetch(result: .success(try await stub.fetch(request)), networkTime: time)
@@ -117,6 +125,26 @@ struct NetworkBudgetTests {
         == "The URL's 2 s timeout was used up; 1 image candidate was not fetched. The last one tried: "
         + "The request timed out: scripted tarpit")
     #expect(record.icon?.source == "http://site.test/favicon.ico")
+  }
+
+  /// A loaded machine: the first candidate's fetch timed out a few milliseconds short of the time it
+  /// was given by the fetcher's clock, and the second candidate was fetched in what seemed left.
+  @Test func aCandidateThatTimedOutUsedWhatWasLeftWhateverItMeasured() async throws {
+    // Given a first image candidate that times out, measured 5 ms short of its timeout
+    let fetcher = MeteredFetcher(
+      networkTimes: ["http://site.test/slow.jpg": .seconds(3)], timeoutsMeasureShort: .milliseconds(5))
+    fetcher.stub.serve(
+      "http://site.test/p", "title: P\nimage: http://site.test/slow.jpg\nimage: http://site.test/fast.jpg")
+    fetcher.stub.serve("http://site.test/fast.jpg", bytes: Array("fast".utf8))
+
+    // When it is crawled
+    let record = try await crawl(fetcher, page: "http://site.test/p", timeout: .seconds(2))
+
+    // Then the second candidate was not fetched: the budget is used up
+    #expect(fetcher.timeout(of: "http://site.test/slow.jpg") == .seconds(2))
+    #expect(fetcher.timeout(of: "http://site.test/fast.jpg") == nil)
+    #expect(record.imageError?.code == "timedOut")
+    #expect(record.imageError?.message.contains("1 image candidate was not fetched") == true)
   }
 
   @Test func timeSpentWaitingInAQueueIsNotCharged() async throws {
