@@ -86,11 +86,13 @@ final class CrawlShardTests {
     for (port, shards) in crawledBy {
       #expect(shards == [Shard.index(ofKey: "127.0.0.1:\(port)", count: 4)], "port \(port): \(shards)")
     }
-    // A fair share: 16 ports each on average; the ports are the kernel's, so the bounds are loose
-    // (a shard with fewer than 4 or more than 28 of 64 has a chance below 1e-4 for this hash).
+    // A fair share: 16 ports each on average; the ports are the kernel's, so each shard's count is
+    // binomial (64, 1/4) and the bounds are loose: some shard outside 2...36 has a chance of about
+    // 1e-6 a run. (The earlier 4...28 had 1.3e-3, and a shard of 30 ports failed a run once.) The
+    // balance over many keys is ShardTests' job.
     for (index, records) in shardRecords.enumerated() {
       let ports = Set(records.map { Shard.key(ofNormalizedURL: $0.url) })
-      #expect((4...28).contains(ports.count), "shard \(index): \(ports.count) ports")
+      #expect((2...36).contains(ports.count), "shard \(index): \(ports.count) ports")
       #expect(records.count == ports.count * Self.pagesPerPort)
       // In list order: the whole crawl's order restricted to the shard's URLs.
       let mine = Set(records.map(\.url))
