@@ -276,13 +276,18 @@ final class ImageStage: Sendable {
   }
 
   private func blobsExist(_ set: ThumbnailSet) -> Bool {
-    if let baseline {
-      // A set the state took from the baseline names the baseline's blobs: bring them (a blob that
-      // cannot be brought is made again, as when it was collected).
-      let blobs = BlobUnion(target: outputDirectory)
-      for variant in set.variants { _ = try? blobs.bring(variant.path, from: baseline) }
+    guard let baseline else {
+      return set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
     }
-    return set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
+    // A set the state took from the baseline names the baseline's blobs: bring the missing ones,
+    // durably before a manifest names them (a blob that cannot be brought is made again, as when it
+    // was collected). `bring` finds a present blob with the one `access` the check above makes.
+    let blobs = BlobUnion(target: outputDirectory)
+    return set.variants.allSatisfy { variant in
+      guard let counts = try? blobs.bring(variant.path, from: baseline), (try? blobs.sync(counts)) != nil
+      else { return false }
+      return counts.present + counts.linked + counts.copied == 1
+    }
   }
 
   private func wrap<T>(_ body: @autoclosure () throws(StoreError) -> T, stage: String) throws(RecordError)

@@ -34,8 +34,13 @@ struct DedicatedExecutorTrait: SuiteTrait, TestTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     guard testCase != nil else { return try await function() }  // the suite: each of its tests gets one
+    try await Self.run(test, function)
+  }
+
+  /// Runs `function` on a new executor of `test`'s own, which becomes `current`.
+  static func run(_ test: Test, _ function: @Sendable () async throws -> Void) async throws {
     let executor = SerialQueueExecutor(label: "thumbify.test.\(test.name)")
-    try await Self.$current.withValue(executor) {
+    try await $current.withValue(executor) {
       try await withTaskExecutorPreference(executor) { try await function() }
     }
   }
@@ -61,8 +66,6 @@ func testTask<Success: Sendable>(_ body: @escaping @Sendable () async -> Success
 /// 100 s and the network suites' time limits measured them. Here they take turns for two slots
 /// (the pool's width, so the suite takes no longer), and the pool stays free for the async tests.
 struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
-  /// Set while a test holds a slot, so that a nested suite's trait takes no second one.
-  @TaskLocal static var isOffThePool = false
   static let slots = TestSlots(ProcessInfo.processInfo.activeProcessorCount)
 
   var isRecursive: Bool { true }
@@ -70,15 +73,11 @@ struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
   func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    guard testCase != nil, !Self.isOffThePool else { return try await function() }
+    // A test already on an executor of its own (a nested suite's trait) holds its slot.
+    guard testCase != nil, DedicatedExecutorTrait.current == nil else { return try await function() }
     await Self.slots.acquire()
     defer { Self.slots.release() }
-    let executor = SerialQueueExecutor(label: "thumbify.test.\(test.name)")
-    try await Self.$isOffThePool.withValue(true) {
-      try await DedicatedExecutorTrait.$current.withValue(executor) {
-        try await withTaskExecutorPreference(executor) { try await function() }
-      }
-    }
+    try await DedicatedExecutorTrait.run(test, function)
   }
 }
 
