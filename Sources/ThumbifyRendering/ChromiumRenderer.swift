@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import ThumbifyExtracting
 import ThumbifyFetching
+import ThumbifySystem
 
 /// What one page may cost the renderer (docs/rendering.md, "Budget").
 public struct RenderBudget: Sendable, Equatable {
@@ -49,7 +50,8 @@ package final class ChromiumRenderer: PageRendering {
   private let fetcher: any Fetching
   private let budget: RenderBudget
   private let pagesPerBrowser: Int
-  private let tabs: TabLimiter
+  /// At most this many pages rendered at once (tabs), the others waiting in order.
+  private let tabs: AsyncSemaphore
   private let browser = Mutex<BrowserInstance?>(nil)
 
   /// One browser process, its profile directory, and where its sessions' events go.
@@ -117,7 +119,7 @@ package final class ChromiumRenderer: PageRendering {
     self.executable = executable
     self.fetcher = fetcher
     self.budget = budget
-    self.tabs = TabLimiter(limit: max(1, tabs))
+    self.tabs = AsyncSemaphore(width: tabs)
     self.pagesPerBrowser = max(1, pagesPerBrowser)
   }
 
@@ -161,7 +163,7 @@ package final class ChromiumRenderer: PageRendering {
   /// of fetching it again.
   package func render(_ url: String, document: FetchResponse? = nil) async throws(RenderError) -> RenderedPage
   {
-    await tabs.acquire()
+    guard await tabs.acquire() else { throw .cancelled }
     defer { tabs.release() }
     let instance = try runningBrowser()
     do {
@@ -453,37 +455,5 @@ private final class PageSession: Sendable {
     _ = try? await pipe.send(
       "Fetch.failRequest", ["requestId": .string(requestID), "errorReason": .string(reason)], session: session
     )
-  }
-}
-
-/// At most `limit` pages rendered at once (tabs), the others waiting in order.
-private final class TabLimiter: Sendable {
-  private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
-
-  init(limit: Int) { state = Mutex((limit, [])) }
-
-  func acquire() async {
-    await withCheckedContinuation { continuation in
-      let granted = state.withLock { state -> Bool in
-        if state.free > 0 {
-          state.free -= 1
-          return true
-        }
-        state.waiting.append(continuation)
-        return false
-      }
-      if granted { continuation.resume() }
-    }
-  }
-
-  func release() {
-    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      if state.waiting.isEmpty {
-        state.free += 1
-        return nil
-      }
-      return state.waiting.removeFirst()
-    }
-    next?.resume()
   }
 }

@@ -10,6 +10,8 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
   case protocolError(method: String, message: String)
   /// The browser did not answer in time.
   case timedOut(method: String)
+  /// The render's task was cancelled while it waited for a free tab.
+  case cancelled
 
   /// A stable name of the case, for logs and the manifest's `renderError.message`.
   public var code: String {
@@ -19,6 +21,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .browserExited: "browserExited"
     case .protocolError: "protocolError"
     case .timedOut: "timedOut"
+    case .cancelled: "cancelled"
     }
   }
 
@@ -29,6 +32,7 @@ public enum RenderError: Error, Equatable, Sendable, CustomStringConvertible {
     case .browserExited: "The browser exited while rendering the page."
     case .protocolError(let method, let message): "The browser refused \(method): \(message)."
     case .timedOut(let method): "The browser did not answer \(method) in time."
+    case .cancelled: "The render was cancelled before a tab was free."
     }
   }
 }

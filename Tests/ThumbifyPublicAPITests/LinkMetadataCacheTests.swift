@@ -4,7 +4,7 @@ import Thumbify
 
 @testable import ThumbifyTestSupport
 
-@Suite("Public API: LinkMetadata caches", .timeLimit(.minutes(1)), .dedicatedExecutor)
+@Suite("Public API: LinkMetadata caches", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataCacheTests {
   @Test func aSecondCallForTheSameURLIsAnsweredFromMemory() async throws {
     // Given a provider with an in-memory cache

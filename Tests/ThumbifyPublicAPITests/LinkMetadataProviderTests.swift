@@ -4,7 +4,7 @@ import Thumbify
 
 @testable import ThumbifyTestSupport
 
-@Suite("Public API: LinkMetadataProvider", .timeLimit(.minutes(1)), .dedicatedExecutor)
+@Suite("Public API: LinkMetadataProvider", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataProviderTests {
   @Test func aURLGivesItsMetadata() async throws {
     // Given a loopback article with a card image, an icon, a video and a date
@@ -46,13 +46,13 @@ struct PublicLinkMetadataProviderTests {
     #expect(error?.code == .metadataFetchTimedOut)
     #expect(error?.causeCode == "timedOut")
     let elapsed = clock.now - start
-    #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "took \(elapsed)")
+    #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(20), "not the 30 s default: \(elapsed)")
   }
 
   @Test func cancelFromAnotherTaskEndsTheCallsInFlightOnly() async throws {
     // Given two calls in flight on a route that never answers
     let server = try await FaultServer()
-    let provider = try loopbackProvider()
+    let provider = try loopbackProvider(timeout: .seconds(300))
     let tarpit = URL(string: server.url("/tarpit"))!
     let first = testTask {
       await previewError { () async throws(LinkPreviewError) in try await provider.metadata(for: tarpit) }
@@ -70,7 +70,7 @@ struct PublicLinkMetadataProviderTests {
     // Then both end at once as LinkPresentation's cancelled, and the provider still works
     #expect(await first.value?.code == .metadataFetchCancelled)
     #expect(await second.value?.code == .metadataFetchCancelled)
-    #expect(clock.now - start < .seconds(5))
+    #expect(clock.now - start < .seconds(60), "long before the 300 s timeout")
     let page = try await provider.metadata(for: URL(string: server.url("/ok"))!)
     #expect(page.title == "ok")
   }
@@ -111,7 +111,7 @@ struct PublicLinkMetadataProviderTests {
 
 /// Rendering through the provider, in a suite of its own for its longer time limit (the shortest
 /// limit of a test's suites applies).
-@Suite("Public API: LinkMetadataProvider renders", .timeLimit(.minutes(3)), .dedicatedExecutor)
+@Suite("Public API: LinkMetadataProvider renders", .timeLimit(.minutes(6)), .dedicatedExecutor)
 struct PublicLinkMetadataProviderRenderTests {
   @Test func anAppShellIsRenderedWhenAsked() async throws {
     // Given an app shell whose script sets the title and the card image

@@ -6,7 +6,7 @@ import Thumbify
 
 @testable import ThumbifyTestSupport
 
-@Suite("Public API: LinkMetadata's thumbnails", .timeLimit(.minutes(1)), .dedicatedExecutor)
+@Suite("Public API: LinkMetadata's thumbnails", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataThumbnailTests {
   @Test func theAccessorsFetchDecodeAndResize() async throws {
     // Given the metadata of a page with an 800×400 image and a 96×96 icon

@@ -246,28 +246,14 @@ public final class CrawlJob: Sendable {
     onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {
     let started = Date()
-    let lock = try RunLock(layout)
+    // The lock, the state's setup and the manifest pass block on SQLite and the file system: they run
+    // on the blocking-I/O executor, not on the cooperative pool (BlockingIO); the crawl itself is async.
+    let lock = try await BlockingIO.run { () throws(StoreError) in try RunLock(layout) }
     defer { withExtendedLifetime(lock) {} }
-    FileSystem.removeStaleTemporaries(in: layout.directory)
     do {
-      try FileSystem.makeDirectories(layout.stateDirectory)
-      // Group commit: a kill loses at most the last batch (the URLs of the last ~50 ms, done again by
-      // the resumed run); the crawl flushes before it returns, the manifest walk commits first too.
-      let state = try StateStore(path: layout.stateDatabase, groupCommit: .crawl)
-      let run = try state.beginRun(options: configuration.variants.cacheKey)
-      if let baseline {
-        let shard = shard
-        try state.importState(
-          from: baseline.stateDatabase,
-          pages: .missing(isWanted: { shard?.contains(normalizedURL: $0) ?? true }))
+      let (state, run, journal, cardWriter, hadCards) = try await BlockingIO.run {
+        () throws(StoreError) in try self.prepare()
       }
-      if let robots { robots.seed(try state.robotsEntries()) }
-      let journal = try DecodeJournal(path: layout.decodeJournal, state: state)
-      let cardWriter = CardWriter(outputDirectory: outputDirectory)
-      // Cards are written only for URLs of the list, so a run that starts without any leaves none to
-      // remove, and skips the sweep (a lookup per card: ~1 s of a 100,000-URL crawl's manifest pass).
-      let hadCards = !FileSystem.isMissingOrEmpty(cardWriter.cardsDirectory)
-      try FileSystem.makeDirectories(cardWriter.cardsDirectory)
       // One browser for the run, started by the first page that needs it, killed when the run ends.
       let render =
         renderer.map { RenderStep(mode: configuration.render, renderer: .success($0)) }
@@ -286,7 +272,8 @@ public final class CrawlJob: Sendable {
         reader.shard = shard
         return reader
       }
-      try await crawler.crawl(try open()) { event in
+      let list = try await BlockingIO.run { () throws(StoreError) in try open() }
+      try await crawler.crawl(list) { event in
         counts.withLock { summary in
           switch event {
           case .record(_, _, let isReused):
@@ -310,92 +297,123 @@ public final class CrawlJob: Sendable {
       summary.crashedDecoderSkips = journal.skipped
       summary.outcomes = [:]
       summary.imageFailures = 0
-      let writer = try ManifestWriter(path: layout.manifest)
-      // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
-      // which cards to keep instead of holding a set of every key (memory stays flat with the list).
-      let cards = BackgroundCardWriter(
-        try cardWriter.start(keeping: { (key) throws(StoreError) in try state.isListed(key) }))
-      let list = ListCursor(try open())
-      // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
-      // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
-      let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
-      try state.forEachRecord(
-        of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
-        keepingUnlisted: pruning == nil || isStopped,
-        isUnlistedKept: { url in shard?.contains(normalizedURL: url) ?? true },
-        in: {
-          while let entry = list.next() {
-            if case .url(_, _, let normalized) = entry { return normalized }
-          }
-          return nil
-        },
-        { stored in
-          // The state stores each record with the manifest's encoding and its summary facts: copied and
-          // counted, not decoded. In a fresh run the worker that saved a record wrote its card; a
-          // resumed run writes them all again from the records (a run killed between saving a record
-          // and writing its card left it out), and cards already holding their bytes are only compared.
-          try writer.append(encoded: stored.json)
-          if stored.isEarlier {
-            summary.keptFromEarlierRuns += 1  // its card, from that run, is kept (no sweep below)
-          } else if stored.isKept {
-            summary.kept += 1
-            // A kept record may come from the baseline: its blobs and card are brought here.
-            if baseline != nil, let record = stored.record {
-              try crawler.bringBaselineBlobs(of: record)
-              try cards.write(record)
+      return try await BlockingIO.run { () throws -> Summary in
+        let writer = try ManifestWriter(path: layout.manifest)
+        // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
+        // which cards to keep instead of holding a set of every key (memory stays flat with the list).
+        let cards = BackgroundCardWriter(
+          try cardWriter.start(keeping: { (key) throws(StoreError) in try state.isListed(key) }))
+        let list = ListCursor(try open())
+        // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
+        // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
+        let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
+        try state.forEachRecord(
+          of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
+          keepingUnlisted: pruning == nil || isStopped,
+          isUnlistedKept: { url in shard?.contains(normalizedURL: url) ?? true },
+          in: {
+            while let entry = list.next() {
+              if case .url(_, _, let normalized) = entry { return normalized }
             }
-          } else if !run.isResumed, let outcome = stored.outcome, let hasImageFailure = stored.hasImageFailure
-          {
-            summary.outcomes[outcome, default: 0] += 1
-            if hasImageFailure { summary.imageFailures += 1 }
-            // Only a record with a problem is decoded, for its error codes and messages.
-            let isProblem = hasImageFailure || outcome == .failed || outcome == .stale
-            summary.report.add(
-              normalizedURL: stored.normalizedURL, outcome: outcome, hasImageFailure: hasImageFailure,
-              record: isProblem ? stored.record : nil)
-          } else if let record = stored.record {
-            try cards.write(record)
-            summary.outcomes[record.outcome, default: 0] += 1
-            let hasImageFailure = record.imageError != nil || record.iconError != nil
-            if hasImageFailure { summary.imageFailures += 1 }
-            summary.report.add(
-              normalizedURL: stored.normalizedURL, outcome: record.outcome, hasImageFailure: hasImageFailure,
-              record: record)
+            return nil
+          },
+          { stored in
+            // The state stores each record with the manifest's encoding and its summary facts: copied and
+            // counted, not decoded. In a fresh run the worker that saved a record wrote its card; a
+            // resumed run writes them all again from the records (a run killed between saving a record
+            // and writing its card left it out), and cards already holding their bytes are only compared.
+            try writer.append(encoded: stored.json)
+            if stored.isEarlier {
+              summary.keptFromEarlierRuns += 1  // its card, from that run, is kept (no sweep below)
+            } else if stored.isKept {
+              summary.kept += 1
+              // A kept record may come from the baseline: its blobs and card are brought here.
+              if baseline != nil, let record = stored.record {
+                try crawler.bringBaselineBlobs(of: record)
+                try cards.write(record)
+              }
+            } else if !run.isResumed, let outcome = stored.outcome,
+              let hasImageFailure = stored.hasImageFailure
+            {
+              summary.outcomes[outcome, default: 0] += 1
+              if hasImageFailure { summary.imageFailures += 1 }
+              // Only a record with a problem is decoded, for its error codes and messages.
+              let isProblem = hasImageFailure || outcome == .failed || outcome == .stale
+              summary.report.add(
+                normalizedURL: stored.normalizedURL, outcome: outcome, hasImageFailure: hasImageFailure,
+                record: isProblem ? stored.record : nil)
+            } else if let record = stored.record {
+              try cards.write(record)
+              summary.outcomes[record.outcome, default: 0] += 1
+              let hasImageFailure = record.imageError != nil || record.iconError != nil
+              if hasImageFailure { summary.imageFailures += 1 }
+              summary.report.add(
+                normalizedURL: stored.normalizedURL, outcome: record.outcome,
+                hasImageFailure: hasImageFailure,
+                record: record)
+            }
+          })
+        // A list that could not be read to its end must not replace the manifest (or sweep cards).
+        if let error = list.error { throw error }
+        var unlisted = 0
+        // A stopped run prunes nothing: the listed URLs it did not reach have no record of it either.
+        if let pruning, !isStopped {
+          let known = try state.pageCount()
+          unlisted = known - writer.count
+          if unlisted > 0, !pruning.isForced, !pruning.limit.allows(unlisted, of: known) {
+            throw StoreError.pruneRefused(removing: unlisted, known: known, limit: pruning.limit.description)
           }
-        })
-      // A list that could not be read to its end must not replace the manifest (or sweep cards).
-      if let error = list.error { throw error }
-      var unlisted = 0
-      // A stopped run prunes nothing: the listed URLs it did not reach have no record of it either.
-      if let pruning, !isStopped {
-        let known = try state.pageCount()
-        unlisted = known - writer.count
-        if unlisted > 0, !pruning.isForced, !pruning.limit.allows(unlisted, of: known) {
-          throw StoreError.pruneRefused(removing: unlisted, known: known, limit: pruning.limit.description)
         }
-      }
-      if let robots { try state.saveRobotsEntries(robots.export()) }
-      try cards.drain()
-      try writer.commit()
-      if let pruning, unlisted > 0, !isStopped {
-        // After the manifest without them is in place (a kill before this point leaves the run
-        // unfinished, and its resumption prunes again); the sweep below would remove their cards
-        // too, but only in a run that started with cards.
-        summary.pruned = try state.removePages(notOf: run.id) { url in
-          unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
-          pruning.onRemoved(url)
-          if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
+        if let robots { try state.saveRobotsEntries(robots.export()) }
+        try cards.drain()
+        try writer.commit()
+        if let pruning, unlisted > 0, !isStopped {
+          // After the manifest without them is in place (a kill before this point leaves the run
+          // unfinished, and its resumption prunes again); the sweep below would remove their cards
+          // too, but only in a run that started with cards.
+          summary.pruned = try state.removePages(notOf: run.id) { url in
+            unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
+            pruning.onRemoved(url)
+            if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
+          }
         }
+        if hadCards && !isStopped && shard == nil { _ = try cards.finish() }
+        summary.records = writer.count
+        if !isStopped { try state.finishRun(run.id) }
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
       }
-      if hadCards && !isStopped && shard == nil { _ = try cards.finish() }
-      summary.records = writer.count
-      if !isStopped { try state.finishRun(run.id) }
-      summary.seconds = Date().timeIntervalSince(started)
-      return summary
     } catch let error as StoreError {
       throw error
     } catch {
       throw .io(path: outputDirectory, operation: "write the manifest in", message: "\(error)")
     }
+  }
+
+  /// Opens the state for a run (imports the baseline's, seeds robots) and the decode journal; whether
+  /// the output directory held cards. Blocking: called on the blocking-I/O executor.
+  private func prepare() throws(StoreError) -> (
+    state: StateStore, run: StateStore.Run, journal: DecodeJournal, cardWriter: CardWriter, hadCards: Bool
+  ) {
+    FileSystem.removeStaleTemporaries(in: layout.directory)
+    try FileSystem.makeDirectories(layout.stateDirectory)
+    // Group commit: a kill loses at most the last batch (the URLs of the last ~50 ms, done again by
+    // the resumed run); the crawl flushes before it returns, the manifest walk commits first too.
+    let state = try StateStore(path: layout.stateDatabase, groupCommit: .crawl)
+    let run = try state.beginRun(options: configuration.variants.cacheKey)
+    if let baseline {
+      let shard = shard
+      try state.importState(
+        from: baseline.stateDatabase,
+        pages: .missing(isWanted: { shard?.contains(normalizedURL: $0) ?? true }))
+    }
+    if let robots { robots.seed(try state.robotsEntries()) }
+    let journal = try DecodeJournal(path: layout.decodeJournal, state: state)
+    let cardWriter = CardWriter(outputDirectory: outputDirectory)
+    // Cards are written only for URLs of the list, so a run that starts without any leaves none to
+    // remove, and skips the sweep (a lookup per card: ~1 s of a 100,000-URL crawl's manifest pass).
+    let hadCards = !FileSystem.isMissingOrEmpty(cardWriter.cardsDirectory)
+    try FileSystem.makeDirectories(cardWriter.cardsDirectory)
+    return (state, run, journal, cardWriter, hadCards)
   }
 }

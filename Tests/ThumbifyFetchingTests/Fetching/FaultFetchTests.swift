@@ -10,7 +10,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Fetching from a misbehaving server", .timeLimit(.minutes(1)), .dedicatedExecutor)
+@Suite("Fetching from a misbehaving server", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct FaultFetchTests {
   @Test func slowBodyHitsTheTotalTimeout() async throws {
     let server = try await FaultServer()

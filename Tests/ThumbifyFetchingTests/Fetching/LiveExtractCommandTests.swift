@@ -10,7 +10,7 @@ import ThumbifyCLI
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("thumbify extract <url> against loopback servers", .timeLimit(.minutes(1)))
+@Suite("thumbify extract <url> against loopback servers", .timeLimit(.minutes(5)))
 struct LiveExtractCommandTests {
   func run(_ arguments: [String]) async -> (status: Int32, out: String, err: String) {
     let captured = CapturedConsole(input: [])

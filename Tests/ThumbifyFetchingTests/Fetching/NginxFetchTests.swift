@@ -9,7 +9,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Fetching from nginx on loopback", .timeLimit(.minutes(1)))
+@Suite("Fetching from nginx on loopback", .timeLimit(.minutes(5)))
 struct NginxFetchTests {
   @Test func keepAliveReusesOneConnection() async throws {
     let nginx = try await LoopbackNginx()

@@ -8,7 +8,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("robots.txt against the fault server", .timeLimit(.minutes(1)), .dedicatedExecutor)
+@Suite("robots.txt against the fault server", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct RobotsFetchTests {
   /// A fetcher that honours robots.txt and maps `hosts` (`<variant>.test`) to the server.
   func robotsFetcher(

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import ThumbifySystem
 
 /// A task executor backed by a serial Dispatch queue, whose threads are not the cooperative pool's.
 final class SerialQueueExecutor: TaskExecutor, @unchecked Sendable {
@@ -66,7 +67,7 @@ func testTask<Success: Sendable>(_ body: @escaping @Sendable () async -> Success
 /// 100 s and the network suites' time limits measured them. Here they take turns for two slots
 /// (the pool's width, so the suite takes no longer), and the pool stays free for the async tests.
 struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
-  static let slots = TestSlots(ProcessInfo.processInfo.activeProcessorCount)
+  static let slots = AsyncSemaphore(width: ProcessInfo.processInfo.activeProcessorCount)
 
   var isRecursive: Bool { true }
 
@@ -75,7 +76,7 @@ struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
   ) async throws {
     // A test already on an executor of its own (a nested suite's trait) holds its slot.
     guard testCase != nil, DedicatedExecutorTrait.current == nil else { return try await function() }
-    await Self.slots.acquire()
+    guard await Self.slots.acquire() else { throw CancellationError() }
     defer { Self.slots.release() }
     try await DedicatedExecutorTrait.run(test, function)
   }
@@ -84,36 +85,4 @@ struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == OffThePoolTrait {
   /// Runs each test on a thread of its own, one per core at a time; see `OffThePoolTrait`.
   static var offThePool: Self { OffThePoolTrait() }
-}
-
-/// A counting semaphore that is awaited, not blocked on.
-final class TestSlots: Sendable {
-  private let state: Mutex<(free: Int, waiters: [CheckedContinuation<Void, Never>])>
-
-  init(_ count: Int) { state = Mutex((max(1, count), [])) }
-
-  func acquire() async {
-    await withCheckedContinuation { continuation in
-      let isFree = state.withLock { state in
-        guard state.free > 0 else {
-          state.waiters.append(continuation)
-          return false
-        }
-        state.free -= 1
-        return true
-      }
-      if isFree { continuation.resume() }
-    }
-  }
-
-  func release() {
-    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      guard !state.waiters.isEmpty else {
-        state.free += 1
-        return nil
-      }
-      return state.waiters.removeFirst()
-    }
-    next?.resume()
-  }
 }

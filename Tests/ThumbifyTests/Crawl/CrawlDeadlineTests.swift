@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 17: `--timeout` is the deadline of a whole URL's card — its page fetch and the image and
 /// icon candidates tried after it share one budget of network time.
-@Suite("A URL's timeout bounds its whole card", .timeLimit(.minutes(1)), .dedicatedExecutor)
+@Suite("A URL's timeout bounds its whole card", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct CrawlDeadlineTests {
   /// A page answered after 0.5 s whose og:image, twitter:image and icon are tarpits took the page's
   /// time plus a whole timeout per image candidate (≥ 4.5 s at `--timeout 2`, 22 s before retries
@@ -41,8 +41,9 @@ struct CrawlDeadlineTests {
     #expect(try server.stats(bucket: "tarpit:og").count >= 1)
     #expect(try server.stats(bucket: "tarpit:twitter").count == 0, "a second image candidate was fetched")
     // and the card is written within about one timeout: 2.5 s of network time; the process's start
-    // and a loaded machine took up to 3 s more (a bound against a hang, not a benchmark).
-    #expect(elapsed < .seconds(10), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
+    // and a loaded machine took up to 3 s more, and far more beside a compiling suite (a bound against
+    // a hang, not a benchmark: the server's counts above are the test).
+    #expect(elapsed < .seconds(20), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
     let record = try #require(try readManifest(out).first)
     #expect(record.outcome == .ok)
     #expect(record.metadata?.title == "Three tarpits")
@@ -72,14 +73,16 @@ struct CrawlDeadlineTests {
     let start = ContinuousClock.now
     var thrown: FetchError?
     do {
-      _ = try await provider.preview(for: server.url("/tarpit"))
+      _ = try await provider.preview(for: server.url("/tarpit?image=provider"))
     } catch {
       thrown = error
     }
 
-    // Then it times out after about a second, once
+    // Then it times out after its second, once (counted at the server), long before the fetcher's
+    // 10 s (the upper bound tells the two apart; it is not a benchmark)
     let elapsed = start.duration(to: .now)
     #expect(thrown?.code == "timedOut", "\(String(describing: thrown))")
-    #expect(elapsed >= .milliseconds(900) && elapsed < .milliseconds(1_900), "\(elapsed)")
+    #expect(try server.stats(bucket: "tarpit:provider").count == 1, "one attempt")
+    #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(9), "\(elapsed)")
   }
 }

@@ -11,7 +11,7 @@ import Testing
 
 extension ChromiumTests {
   /// samples/frontend in headless Chromium: it must find cards under the same keys the crawl writes.
-  @Suite("Frontend sample in Chromium", .timeLimit(.minutes(2)))
+  @Suite("Frontend sample in Chromium", .timeLimit(.minutes(5)))
   struct FrontendSampleTests {
     static let sample = FrontendFixtures.samples + "/frontend"
 

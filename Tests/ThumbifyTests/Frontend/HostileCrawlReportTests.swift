@@ -13,7 +13,7 @@ extension ChromiumTests {
   /// Pages with hostile metadata, crawled by the real pipeline (CurlFetcher against nginx on
   /// loopback, the real extractor and imaging), then the report opened in Chromium: no injected
   /// script runs, and every hostile string is shown as text.
-  @Suite("Report of a hostile crawl in Chromium", .timeLimit(.minutes(3)))
+  @Suite("Report of a hostile crawl in Chromium", .timeLimit(.minutes(6)))
   struct HostileCrawlReportTests {
     static let marker = "THUMBIFY-XSS"
 

@@ -12,7 +12,7 @@ import Testing
 extension ChromiumTests {
   /// `thumbify report` pages opened in headless Chromium (Debian's `chromium`, driven over the
   /// DevTools protocol by Tests/Browser/check_report.py).
-  @Suite("Report in Chromium", .timeLimit(.minutes(3)))
+  @Suite("Report in Chromium", .timeLimit(.minutes(6)))
   struct ReportBrowserTests {
     /// Runs the driver and returns its exit status and JSON report.
     func check(_ arguments: [String]) async throws -> (status: Int32, result: [String: Any]) {

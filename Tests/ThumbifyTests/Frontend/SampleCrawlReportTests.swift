@@ -15,7 +15,7 @@ extension ChromiumTests {
   /// thumbnailer and blob store), written by `ReportWriter` and opened in Chromium.
   ///
   /// `THUMBIFY_REPORT_SCREENSHOT=<file.png>` also saves a screenshot (docs/report.png is one).
-  @Suite("Report of the sample crawl in Chromium", .timeLimit(.minutes(3)))
+  @Suite("Report of the sample crawl in Chromium", .timeLimit(.minutes(6)))
   struct SampleCrawlReportTests {
     @Test func theSampleCrawlsReportRendersEveryCardWithItsImages() async throws {
       // nginx serves samples/site with samples/photos under /photos/, as scripts/demo's does.
