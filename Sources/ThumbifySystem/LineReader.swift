@@ -2,11 +2,17 @@ import Foundation
 
 /// Reads a file (or bytes) one line at a time, holding only the current line.
 ///
-/// Lines longer than `maxLength` are cut at `maxLength + 1` bytes (the rest is skipped), so a file
-/// without newlines never makes it allocate more than that.
+/// A line longer than `maxLength` comes back at once, cut at `maxLength + 1` bytes (so that the
+/// caller can tell it was too long), and the rest of it is skipped by the next call: a file without
+/// newlines never makes it allocate more than that, and an endless one (`/dev/zero`) gives its first
+/// line instead of reading forever.
+///
+/// Reading stops early, as at the end, once `isStopped` says so: it is asked between chunks, and a
+/// pipe, FIFO or terminal with nothing to read is waited on in steps of 200 ms (`poll(2)`), so a
+/// stop is seen within that even when the writer never writes nor closes.
 public final class LineReader {
   private enum Source {
-    case file(UnsafeMutablePointer<FILE>)
+    case descriptor(Int32)
     case bytes([UInt8], offset: Int)
   }
 
@@ -14,38 +20,55 @@ public final class LineReader {
   public let maxLength: Int
   /// The path or descriptor read, for error messages.
   private let sourceName: String
+  /// Whether the descriptor may have nothing to read for a while (not a regular file).
+  private var mayWait = false
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  private var start = 0
+  private var end = 0
+  private var isAtEnd = false
+  /// The rest of an over-long line is still to be skipped.
+  private var isSkippingLine = false
+  /// Asked between reads: `true` ends the reading as the end of the file would.
+  package var isStopped: (@Sendable () -> Bool)?
 
   /// Opens `path`.
   ///
+  /// A FIFO is opened without waiting for its writer (`O_NONBLOCK`, then cleared).
+  ///
   /// - Throws: `StoreError.io` with `strerror`'s message.
   public init(path: String, maxLength: Int = 16 << 20) throws(StoreError) {
-    guard let file = fopen(path, "r") else {
+    let descriptor = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+    guard descriptor >= 0 else {
       throw .io(path: path, operation: "open", message: SystemCall.message(errno))
     }
-    // fopen(3) opens a directory for reading; only read(2) fails on it, which would look like an
-    // empty file (and an empty URL list empties the manifest).
     var status = stat()
-    if fstat(fileno(file), &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-      fclose(file)
+    guard fstat(descriptor, &status) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw .io(path: path, operation: "read", message: SystemCall.message(code))
+    }
+    // open(2) opens a directory for reading; only read(2) fails on it, which would look like an
+    // empty file (and an empty URL list empties the manifest).
+    if status.st_mode & S_IFMT == S_IFDIR {
+      close(descriptor)
       throw .io(path: path, operation: "read", message: SystemCall.message(EISDIR))
     }
-    source = .file(file)
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    source = .descriptor(descriptor)
     sourceName = path
+    mayWait = status.st_mode & S_IFMT != S_IFREG
     self.maxLength = maxLength
   }
 
   /// Reads from an open descriptor, which is duplicated (the caller keeps its own).
   public init(fileDescriptor: Int32, maxLength: Int = 16 << 20) throws(StoreError) {
-    let copy = dup(fileDescriptor)
+    let copy = fcntl(fileDescriptor, F_DUPFD_CLOEXEC, 0)
     guard copy >= 0 else {
       throw .io(path: "fd \(fileDescriptor)", operation: "read", message: SystemCall.message(errno))
     }
-    guard let file = fdopen(copy, "r") else {
-      let code = errno
-      close(copy)
-      throw .io(path: "fd \(fileDescriptor)", operation: "read", message: SystemCall.message(code))
-    }
-    source = .file(file)
+    var status = stat()
+    mayWait = fstat(copy, &status) != 0 || status.st_mode & S_IFMT != S_IFREG
+    source = .descriptor(copy)
     sourceName = "fd \(fileDescriptor)"
     self.maxLength = maxLength
   }
@@ -58,35 +81,91 @@ public final class LineReader {
   }
 
   deinit {
-    if case .file(let file) = source { fclose(file) }
+    if case .descriptor(let descriptor) = source { close(descriptor) }
   }
 
-  /// The next line without its `\n`, or `nil` at the end.
+  /// The next line without its `\n`, or `nil` at the end (or once stopped).
   ///
   /// - Throws: `StoreError.io` when reading fails (a read error is never taken for the end).
   public func nextLine() throws(StoreError) -> [UInt8]? {
     switch source {
-    case .file(let file):
+    case .descriptor:
+      if isSkippingLine {
+        // The rest of the last, over-long line: up to its newline.
+        while true {
+          if let newline = bufferedNewline() {
+            start = newline + 1
+            isSkippingLine = false
+            break
+          }
+          start = end
+          guard try fill() else { return nil }
+        }
+      }
       var line: [UInt8] = []
       var sawAny = false
       while true {
-        let character = getc_unlocked(file)
-        if character == EOF {
-          if ferror(file) != 0 {
-            throw .io(path: sourceName, operation: "read", message: SystemCall.message(errno))
-          }
-          break
+        if let newline = bufferedNewline() {
+          sawAny = true
+          append(upTo: newline, to: &line)
+          start = newline + 1
+          return line
         }
-        sawAny = true
-        if character == 0x0A { break }
-        if line.count <= maxLength { line.append(UInt8(truncatingIfNeeded: character)) }
+        if start < end {
+          sawAny = true
+          append(upTo: end, to: &line)
+          start = end
+          if line.count > maxLength {
+            isSkippingLine = true
+            return line
+          }
+        }
+        guard try fill() else { return sawAny ? line : nil }
       }
-      return sawAny ? line : nil
     case .bytes(let bytes, let offset):
       guard offset < bytes.count else { return nil }
       let end = bytes[offset...].firstIndex(of: 0x0A) ?? bytes.count
       source = .bytes(bytes, offset: end + 1)
       return Array(bytes[offset..<min(end, offset + maxLength + 1)])
+    }
+  }
+
+  /// The index of the next newline in the buffered bytes.
+  private func bufferedNewline() -> Int? {
+    guard start < end else { return nil }
+    return buffer.withUnsafeBytes { bytes -> Int? in
+      guard let found = memchr(bytes.baseAddress! + start, 0x0A, end - start) else { return nil }
+      return UnsafeRawPointer(found) - bytes.baseAddress!
+    }
+  }
+
+  /// Appends `buffer[start..<limit]` to `line`, keeping at most `maxLength + 1` bytes.
+  private func append(upTo limit: Int, to line: inout [UInt8]) {
+    let room = maxLength + 1 - line.count
+    guard room > 0 else { return }
+    line.append(contentsOf: buffer[start..<min(limit, start + room)])
+  }
+
+  /// Reads the next chunk into the buffer; `false` at the end of the file or once stopped.
+  private func fill() throws(StoreError) -> Bool {
+    guard case .descriptor(let descriptor) = source, !isAtEnd else { return false }
+    while true {
+      if isStopped?() == true { return false }
+      if mayWait {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = SystemCall.retrying { Int(poll(&request, 1, 200)) }
+        if ready == 0 { continue }  // nothing yet: ask isStopped again
+      }
+      let count = buffer.withUnsafeMutableBytes {
+        SystemCall.read(descriptor, into: $0.baseAddress!, count: $0.count)
+      }
+      guard count >= 0 else {
+        throw .io(path: sourceName, operation: "read", message: SystemCall.message(errno))
+      }
+      start = 0
+      end = count
+      if count == 0 { isAtEnd = true }
+      return count > 0
     }
   }
 }

@@ -211,20 +211,35 @@ public final class CrawlJob: Sendable {
   }
 
   /// Runs the crawl over `list` (see ``run(openList:onEvent:)``).
+  ///
+  /// A list read once (a stream, or a path that is no regular file: a FIFO, `/dev/stdin`) is spooled
+  /// first, up to its end or a stop: a stop while it is read (an endless pipe or device, a line that
+  /// never ends) ends the list there, within 200 ms, and the run writes the manifest of what it has.
   public func run(
     list: ListSource, onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {
     let spool = layout.standardInputSpool
+    let stopper = stopper
     // Only the first open spools (a failed spool fails the run, so it is not retried).
     let isSpooled = Atomic(false)
+    func spooling(_ open: () throws(StoreError) -> LineReader) throws(StoreError) {
+      guard !isSpooled.exchange(true, ordering: .relaxed) else { return }
+      let reader = try open()
+      reader.isStopped = { stopper.isStopping }
+      try URLListReader.spool(reader, to: spool)
+    }
     return try await run(
       openList: { () throws(StoreError) in
         switch list {
-        case .file(let path):
+        case .file(let path) where URLListReader.isRereadable(path):
           return try URLListReader(path: path)
+        case .file(let path):
+          try spooling { () throws(StoreError) in
+            try LineReader(path: path, maxLength: URLListReader.maxLineLength)
+          }
         case .stream(let descriptor):
-          if !isSpooled.exchange(true, ordering: .relaxed) {
-            try SystemCall.copy(from: descriptor, inputName: "standard input", to: spool)
+          try spooling { () throws(StoreError) in
+            try LineReader(fileDescriptor: descriptor, maxLength: URLListReader.maxLineLength)
           }
         case .bytes(let bytes):
           if !isSpooled.exchange(true, ordering: .relaxed) {
@@ -273,6 +288,10 @@ public final class CrawlJob: Sendable {
         return reader
       }
       let list = try await BlockingIO.run { () throws(StoreError) in try open() }
+      // The crawl pass stops reading at a stop (a line that never ends is skipped only until then);
+      // the manifest pass reads the list whole, as far as the crawl read it or further.
+      let stopper = stopper
+      list.isStopped = { stopper.isStopping }
       try await crawler.crawl(list) { event in
         counts.withLock { summary in
           switch event {

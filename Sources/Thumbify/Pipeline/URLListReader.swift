@@ -28,6 +28,43 @@ public final class URLListReader: @unchecked Sendable {
   /// Lines longer than this are reported as invalid without being kept whole.
   public static let maxLineLength = 64 * 1024
 
+  /// Asked between reads of the list: `true` ends it as its end would (a stopped crawl stops
+  /// reading an endless list, a pipe that never closes, a line that never ends).
+  package var isStopped: (@Sendable () -> Bool)? {
+    get { lines.isStopped }
+    set { lines.isStopped = newValue }
+  }
+
+  /// Whether the list at `path` can be read twice (a regular file), rather than once (a FIFO, a
+  /// device such as `/dev/stdin` or `/dev/zero`), which the crawl must spool.
+  package static func isRereadable(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
+  }
+
+  /// Copies the lines of `reader` to a new file at `path`, each over-long line cut as it is read (it
+  /// stays too long to be a URL), until the end or until `isStopped`; a list read once (standard
+  /// input, a FIFO) is spooled so that the manifest pass reads it again.
+  package static func spool(_ reader: LineReader, to path: String) throws(StoreError) {
+    let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard file >= 0 else { throw .io(path: path, operation: "create", message: SystemCall.message(errno)) }
+    defer { close(file) }
+    var output: [UInt8] = []
+    output.reserveCapacity(1 << 17)
+    func flush() throws(StoreError) {
+      guard output.withUnsafeBytes({ SystemCall.writeAll(file, $0) }) else {
+        throw .io(path: path, operation: "write", message: SystemCall.message(errno))
+      }
+      output.removeAll(keepingCapacity: true)
+    }
+    while let line = try reader.nextLine() {
+      output += line
+      output.append(0x0A)
+      if output.count >= 1 << 16 { try flush() }
+    }
+    try flush()
+  }
+
   /// Opens the list at `path`.
   ///
   /// - Throws: `StoreError.io` when the file cannot be opened, with `strerror`'s message.

@@ -267,7 +267,7 @@ enum CrawlCommand: Subcommand {
     }
     defer { components.shutdown() }
     let total =
-      console.isErrorTerminal && !options.isQuiet && !isStandardInput
+      console.isErrorTerminal && !options.isQuiet && !isStandardInput && URLListReader.isRereadable(listPath)
       ? countLines(listPath, shard: options.shard?.shard) : nil
     let progress = CrawlProgress(
       console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
