@@ -165,16 +165,28 @@ package final class ChromiumRenderer: PageRendering {
   {
     guard await tabs.acquire() else { throw .cancelled }
     defer { tabs.release() }
-    let instance = try runningBrowser()
-    do {
-      return try await render(url, document: document, in: instance)
-    } catch {
-      // A browser command (not a page's) that got no answer in the page's deadline: the browser
-      // itself hangs, so the next page starts a new one instead of waiting on it too.
-      if case .timedOut(let method) = error, method.hasPrefix("Target.") || method.hasPrefix("Browser.") {
-        retire(instance)
+    var isRetry = false
+    while true {
+      let instance = try runningBrowser()
+      do {
+        return try await render(url, document: document, in: instance)
+      } catch {
+        // A browser command (not a page's) that got no answer in the page's deadline: the browser
+        // itself hangs, so the next page starts a new one instead of waiting on it too.
+        if case .timedOut(let method) = error, method.hasPrefix("Target.") || method.hasPrefix("Browser.") {
+          retire(instance)
+        }
+        // A browser that died before or during this page (killed, crashed by an earlier page) may
+        // not have been noticed yet when the page took it (the pipe's reader sees the end a moment
+        // later: seen on a loaded machine). The page is tried once more in a fresh browser; a page
+        // that kills its browser costs two browsers, never more.
+        if error == .browserExited, !isRetry {
+          retire(instance)
+          isRetry = true
+          continue
+        }
+        throw error
       }
-      throw error
     }
   }
 
