@@ -76,7 +76,8 @@ struct RunReport {
         "failed": count(.failed),
       ],
       "invalidLines": summary.invalidLines, "duplicates": summary.duplicates,
-      "imageFailures": summary.imageFailures, "resumed": summary.isResumed, "kept": summary.kept,
+      "imageFailures": summary.imageFailures, "needsRendering": summary.needsRendering,
+      "resumed": summary.isResumed, "kept": summary.kept,
       "pruned": ["total": summary.pruned, "urls": Array(summary.prunedURLs.prefix(limit))],
       "byCode": report.byCode,
       "byHost": report.topHosts().map { host in

@@ -49,7 +49,7 @@ struct MetadataRules {
       // ImageRules, VideoRules.
       "twitter:image", "twitter:image:src", "twitter:image:alt", "twitter:image:width",
       "twitter:image:height", "itemprop:image", "twitter:player", "twitter:player:width",
-      "twitter:player:height",
+      "twitter:player:height", "twitter:player:stream", "twitter:player:stream:content_type",
       // AuthorRules' microdata scan.
       "itemprop:author",
     ]
