@@ -50,6 +50,7 @@ struct MetadataRules {
       "twitter:image", "twitter:image:src", "twitter:image:alt", "twitter:image:width",
       "twitter:image:height", "itemprop:image", "twitter:player", "twitter:player:width",
       "twitter:player:height", "twitter:player:stream", "twitter:player:stream:content_type",
+      "itemprop:duration",
       // AuthorRules' microdata scan.
       "itemprop:author",
     ]

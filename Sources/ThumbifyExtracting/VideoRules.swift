@@ -2,7 +2,7 @@
 /// `twitter:player`, `twitter:player:stream`, a JSON-LD VideoObject's `embedUrl` then `contentUrl`,
 /// a `<video>`'s `src` or first `<source>`, the player of a recognised YouTube or Vimeo page URL.
 /// Each says whether it is a playable file or a player page (`MediaType`); a VideoObject's `duration`
-/// (and sizes, where the chosen source gave none) fill in.
+/// (and sizes, where the chosen source gave none), else a microdata `itemprop=duration`, fill in.
 struct VideoRules {
   let rules: MetadataRules
 
@@ -15,6 +15,8 @@ struct VideoRules {
         video.height = node["height"].flatMap(JSONLDGraph.integer)
       }
     }
+    // Microdata (`<meta itemprop=duration content=PT3M33S>`, YouTube's watch pages).
+    video.duration = video.duration ?? rules.meta("itemprop:duration").flatMap(MediaType.seconds)
     return video
   }
 
