@@ -165,7 +165,7 @@ struct ExtractCommandTests {
     #expect(result.status == 0)
     #expect(
       result.out.contains(
-        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <duration>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>] [--render <mode>] [--render-timeout <duration>] [--log-format <format>]\n"
+        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <duration>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>] [--render <mode>] [--render-timeout <duration>] [--oembed <mode>] [--log-format <format>]\n"
       ))
   }
 }

@@ -44,6 +44,7 @@ struct CrawlNeedsRenderingTests {
     #expect(try await ChildProcess.run(process) == 0)
 
     // Then the two shells are ok and marked, the others not; their cards say so too
+    try expectValidOutput(out)
     let records = try readManifest(out)
     #expect(records.map(\.outcome) == [.ok, .ok, .ok, .ok])
     #expect(records.map { $0.needsRendering == true } == [true, true, false, false])

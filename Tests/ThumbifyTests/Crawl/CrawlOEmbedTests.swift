@@ -31,6 +31,7 @@ struct CrawlOEmbedTests {
     process.standardError = FileHandle(forWritingAtPath: log)
     let status = try await ChildProcess.run(process)
     #expect(status == 0)
+    try expectValidOutput(out)
     return (try readManifest(out), (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
   }
 
@@ -130,5 +131,22 @@ struct CrawlOEmbedTests {
     #expect(preview.oembedError?.code == "timedOut", "\(String(describing: preview.oembedError))")
     #expect(preview.metadata.title == "A video page")
     #expect(elapsed < .seconds(60), "the URL's 2 s budget, not the fetcher's 100 s; took \(elapsed)")
+  }
+}
+
+/// Every manifest line and card file of `out` matches its schema (docs/manifest.schema.json,
+/// docs/cards.schema.json).
+func expectValidOutput(_ out: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  let validator = try JSONSchemaValidator(directory: TestPaths.repository + "/docs")
+  let manifest = try String(contentsOfFile: out + "/manifest.jsonl", encoding: .utf8)
+  for line in manifest.split(separator: "\n") {
+    let errors = validator.errors(ofText: String(line), against: "manifest.schema.json")
+    #expect(errors.isEmpty, "\(errors)", sourceLocation: sourceLocation)
+  }
+  for name in try FileManager.default.contentsOfDirectory(atPath: out + "/cards")
+  where name.hasSuffix(".json") {
+    let text = try String(contentsOfFile: out + "/cards/" + name, encoding: .utf8)
+    let errors = validator.errors(ofText: text, against: "cards.schema.json")
+    #expect(errors.isEmpty, "\(errors)", sourceLocation: sourceLocation)
   }
 }
