@@ -10,7 +10,13 @@ struct AudioRules {
   static let episodeTypes: Set<String> = ["podcastepisode", "episode", "radioepisode"]
 
   func audio() -> AudioCandidate? {
-    for group in ImageRules.groups("og:audio", in: rules.collector.metas) {
+    // Few pages declare audio: the first-by-key table, and the JSON-LD and elements being empty,
+    // spare most a pass over every meta.
+    let hasOpenGraph = rules.meta("og:audio", "og:audio:secure_url", "og:audio:url") != nil
+    guard hasOpenGraph || !rules.jsonLD.nodes.isEmpty || !rules.collector.mediaElements.isEmpty else {
+      return nil
+    }
+    for group in hasOpenGraph ? ImageRules.groups("og:audio", in: rules.collector.metas) : [] {
       guard let url = group.resolved(with: rules) else { continue }
       return make(url, type: group.type)
     }

@@ -16,7 +16,7 @@ enum HTMLTagName: Equatable, Sendable {
   var hasUsefulAttributes: Bool {
     switch self {
     case .html, .meta, .link, .base, .script, .time, .video, .audio, .source: return true
-    // An oEmbed `html`'s `<iframe src>` (`OEmbedEmbed`); pages have few iframes.
+    // An oEmbed `html`'s `<iframe src>` (`OEmbedResponse.iframeURL`); pages have few iframes.
     case .iframe: return true
     default: return false
     }

@@ -94,7 +94,7 @@ struct ImageRules {
       jsonLDImages += rules.jsonLD.images(node["image"])
     }
     // A video's still: every VideoObject's `thumbnailUrl` (the primary node's is already in).
-    for node in VideoRules.mediaObjects(["videoobject"], nested: ["video"], in: rules.jsonLD) {
+    for node in rules.videoObjects {
       jsonLDImages += rules.jsonLD.images(node["thumbnailUrl"])
     }
     for candidate in jsonLDImages {

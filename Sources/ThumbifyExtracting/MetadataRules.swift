@@ -6,6 +6,8 @@ struct MetadataRules {
   /// `<base href>` resolved against the page, else the page.
   let base: WebURL?
   let jsonLD: JSONLDGraph
+  /// The JSON-LD VideoObjects (`VideoRules.mediaObjects`), found once for the video and image rules.
+  let videoObjects: [[String: JSONValue]]
   let iconTargetSize: Int
   /// The extraction's clock in Unix seconds: dates more than a day after it are left out.
   let now: Int64
@@ -20,6 +22,7 @@ struct MetadataRules {
     self.page = page
     self.base = collector.baseHref.flatMap { WebURL($0, relativeTo: page) } ?? page
     self.jsonLD = JSONLDGraph(blocks: collector.jsonLDBlocks)
+    self.videoObjects = VideoRules.mediaObjects(["videoobject"], nested: ["video"], in: jsonLD)
     self.iconTargetSize = iconTargetSize
     var first: [String: String] = [:]
     first.reserveCapacity(collector.metas.count)

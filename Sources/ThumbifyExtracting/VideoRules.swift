@@ -8,7 +8,7 @@ struct VideoRules {
 
   func video() -> VideoCandidate? {
     guard var video = firstVideo() else { return nil }
-    if let node = Self.mediaObjects(["videoobject"], nested: ["video"], in: rules.jsonLD).first {
+    if let node = rules.videoObjects.first {
       video.duration = video.duration ?? node["duration"]?.stringValue.flatMap(MediaType.seconds)
       if video.width == nil && video.height == nil {
         video.width = node["width"].flatMap(JSONLDGraph.integer)
@@ -37,7 +37,7 @@ struct VideoRules {
       return make(
         stream, type: rules.meta("twitter:player:stream:content_type"), width: width, height: height)
     }
-    for node in Self.mediaObjects(["videoobject"], nested: ["video"], in: rules.jsonLD) {
+    for node in rules.videoObjects {
       let width = node["width"].flatMap(JSONLDGraph.integer)
       let height = node["height"].flatMap(JSONLDGraph.integer)
       if let embed = rules.resolve(node["embedUrl"]?.stringValue) {
@@ -80,7 +80,18 @@ struct VideoRules {
   static func mediaObjects(_ types: Set<String>, nested: [String], in graph: JSONLDGraph) -> [[String:
     JSONValue]]
   {
-    var found = graph.nodes.filter { JSONLDGraph.types(of: $0).contains(where: types.contains) }
+    guard !graph.nodes.isEmpty else { return [] }
+    var found = graph.nodes.filter { node in
+      // Most nodes' types are no media type and of another length: those are not lower-cased.
+      guard let type = node["@type"] else { return false }
+      return type.elements.contains { element in
+        guard let text = element.stringValue, types.contains(where: { $0.utf8.count == text.utf8.count })
+        else {
+          return false
+        }
+        return types.contains(ASCII.lowercased(text))
+      }
+    }
     for node in graph.nodes {
       for key in nested {
         for element in node[key]?.elements ?? [] {
