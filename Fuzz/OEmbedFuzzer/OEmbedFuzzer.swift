@@ -54,7 +54,8 @@ private func checkResponse(_ response: OEmbedResponse) {
   }
   let merged = PageMetadata().filledIn(fromOEmbed: response, endpoint: endpoint)
   for image in merged.images ?? [] {
-    check(image.url.hasPrefix("https://") || image.url.hasPrefix("http://"), "image \(image.url) is not http(s)")
+    check(
+      image.url.hasPrefix("https://") || image.url.hasPrefix("http://"), "image \(image.url) is not http(s)")
   }
   if let embed = merged.embed {
     check(embed.iframeURL == iframe, "the embed is not the kept iframe")
