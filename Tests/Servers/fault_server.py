@@ -11,7 +11,7 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /tarpit                  accepts and never answers (/tarpit?image=X counted in bucket tarpit:X)
   /tarpit-images?ms=N      after N ms, a page whose og:image, twitter:image and icon are tarpits
   /oembed-page?format=F[&endpoint=URL]  a page declaring /oembed?format=F (or URL) as its oEmbed
-  /oembed?format=F         an oEmbed response, F = json, xml, garbage or tarpit (never answers);
+  /oembed?format=F         an oEmbed response, F = json, xml, garbage, huge (300 KB) or tarpit (never answers);
                            counted in bucket "oembed:F"; its html: one https iframe and a script
   /endless                 a body that never ends (no Content-Length)
   /gzip-bomb               50 MB of zeros, gzip-encoded (about 50 KB on the wire)
@@ -205,6 +205,8 @@ class Handler(BaseHTTPRequestHandler):
             body = "".join("<%s>%s</%s>" % (k, html.escape(str(v)), k) for k, v in fields.items())
             self.send(200, ('<?xml version="1.0" encoding="utf-8"?><oembed>%s</oembed>' % body).encode(),
                       "text/xml")
+        elif fmt == "huge":  # over the fetcher's 256 KB cap for oEmbed
+            self.send(200, json.dumps(dict(fields, title="t" * (300 * 1024))).encode(), "application/json")
         elif fmt == "tarpit":
             STOP.wait(120)
             self.close_connection = True

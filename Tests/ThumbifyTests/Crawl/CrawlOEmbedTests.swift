@@ -106,6 +106,16 @@ struct CrawlOEmbedTests {
     #expect(preview.metadata.title == "A video page" && preview.metadata.embed == nil)
   }
 
+  /// A response over the 256 KB cap is refused as a page over its cap is, and the card is the page's.
+  @Test func aResponseOverTheCapIsTooLarge() async throws {
+    let server = try await FaultServer()
+    let provider = LinkMetadataProvider(fetcher: try makeTestFetcher(), timeout: .seconds(20), render: .never)
+    let preview = try await provider.preview(for: server.url("/oembed-page?format=huge"))
+    #expect(try server.stats(bucket: "oembed:huge").count == 1)
+    #expect(preview.oembedError?.code == "tooLarge", "\(String(describing: preview.oembedError))")
+    #expect(preview.metadata.title == "A video page" && preview.metadata.author == nil)
+  }
+
   /// The same refusal through the step itself, on the test server's own (loopback) address.
   @Test func theStepGoesThroughTheGuard() async throws {
     let server = try await FaultServer()
