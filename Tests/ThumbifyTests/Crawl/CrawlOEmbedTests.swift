@@ -106,6 +106,23 @@ struct CrawlOEmbedTests {
     #expect(preview.metadata.title == "A video page" && preview.metadata.embed == nil)
   }
 
+  /// The endpoint's host's robots.txt is honoured as a page's is: a disallowed endpoint is not fetched.
+  @Test func robotsTxtOfTheEndpointsHostIsHonoured() async throws {
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher {
+      $0.ignoresRobots = false
+      $0.resolve = ["page.test", "robots-etag.test"].map(server.resolveEntry)
+    }
+    let provider = LinkMetadataProvider(fetcher: fetcher, timeout: .seconds(20), render: .never)
+    let endpoint = server.url(host: "robots-etag.test", "/blocked")
+    let escaped = endpoint.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? endpoint
+    let preview = try await provider.preview(
+      for: server.url(host: "page.test", "/oembed-page?endpoint=\(escaped)"))
+    #expect(preview.metadata.title == "A video page")
+    #expect(preview.oembedError?.code == "blockedByRobots", "\(String(describing: preview.oembedError))")
+    #expect(try server.stats(bucket: "robots:robots-etag.test").count == 1)
+  }
+
   /// A response over the 256 KB cap is refused as a page over its cap is, and the card is the page's.
   @Test func aResponseOverTheCapIsTooLarge() async throws {
     let server = try await FaultServer()
