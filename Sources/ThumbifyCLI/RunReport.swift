@@ -132,6 +132,10 @@ struct RunReport {
       family(
         "thumbify_crawl_cards_without_image", "Cards of the last crawl whose image or icon failed.",
         [([], Double(summary.imageFailures))])
+      family(
+        "thumbify_crawl_cards_needing_rendering",
+        "Cards of the last crawl that are empty because the page is an app shell (--render auto renders it).",
+        [([], Double(summary.needsRendering))])
     }
     family(
       "thumbify_crawl_fetched_bytes", "Body bytes of the pages and images the last crawl received.",

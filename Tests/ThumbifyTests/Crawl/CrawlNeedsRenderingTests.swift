@@ -38,7 +38,10 @@ struct CrawlNeedsRenderingTests {
     _ = FileManager.default.createFile(atPath: log, contents: nil)
 
     // When they are crawled without --render
-    let process = thumbifyProcess(["crawl", list, "--out", out, "--allow-private-network", "--ignore-robots"])
+    let metrics = root + "/metrics.prom"
+    let process = thumbifyProcess([
+      "crawl", list, "--out", out, "--allow-private-network", "--ignore-robots", "--metrics", metrics,
+    ])
     process.standardOutput = FileHandle(forWritingAtPath: log)  // the summary
     process.standardError = FileHandle.nullDevice
     #expect(try await ChildProcess.run(process) == 0)
@@ -56,6 +59,8 @@ struct CrawlNeedsRenderingTests {
     let text = try String(contentsOfFile: log, encoding: .utf8)
     #expect(text.contains("2 cards are empty because the page needs JavaScript"), "\(text)")
     #expect(text.contains("--render auto"), "\(text)")
+    let prometheus = try String(contentsOfFile: metrics, encoding: .utf8)
+    #expect(prometheus.contains("\nthumbify_crawl_cards_needing_rendering 2\n"), "\(prometheus)")
   }
 
   /// The rule itself: one detector (`RenderRule`) for `--render auto` and for the mark.
