@@ -32,8 +32,14 @@ package enum RenderRule {
   /// (`CrawlRecord.needsRendering`): `auto` would render it (`reason(for:html:)`), and it looks like
   /// a script-built app — a framework's placeholder title or app-shell markup — rather than a page
   /// that simply has no title or image.
+  /// It costs what `auto`'s decision costs: most pages (a title and a description) are decided
+  /// without reading the HTML, and the markup is searched at most once.
   package static func needsRendering(_ metadata: PageMetadata, html: [UInt8]) -> Bool {
-    reason(for: metadata, html: html) != nil && isAppShell(metadata, html: html)
+    switch reason(for: metadata, html: html) {
+    case "appShell": return true
+    case "noTitleOrImage": return isAppShell(metadata, html: html)
+    default: return false
+    }
   }
 
   /// A framework's placeholder title or app-shell markup (`hasAppShellMarkup`).
