@@ -195,6 +195,11 @@ final class CrawlProgress: Sendable {
         if others > 0 { text += " and \(others) more" }
       }
       text += ".\n"
+      if summary.needsRendering > 0 {
+        let cards = summary.needsRendering == 1 ? "1 card is" : "\(summary.needsRendering) cards are"
+        text += "\(cards) empty because the page needs JavaScript (an app shell, needsRendering); "
+        text += "--render auto renders such pages.\n"
+      }
       if let codes = Self.errorCodes(summary.report.byCode) { text += "Errors by code: \(codes).\n" }
       let hosts = summary.report.topHosts().filter { $0.failures > 0 || $0.withoutImage > 0 }
       if !hosts.isEmpty {

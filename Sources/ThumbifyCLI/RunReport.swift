@@ -76,7 +76,8 @@ struct RunReport {
         "failed": count(.failed),
       ],
       "invalidLines": summary.invalidLines, "duplicates": summary.duplicates,
-      "imageFailures": summary.imageFailures, "resumed": summary.isResumed, "kept": summary.kept,
+      "imageFailures": summary.imageFailures, "needsRendering": summary.needsRendering,
+      "resumed": summary.isResumed, "kept": summary.kept,
       "pruned": ["total": summary.pruned, "urls": Array(summary.prunedURLs.prefix(limit))],
       "byCode": report.byCode,
       "byHost": report.topHosts().map { host in
@@ -131,6 +132,10 @@ struct RunReport {
       family(
         "thumbify_crawl_cards_without_image", "Cards of the last crawl whose image or icon failed.",
         [([], Double(summary.imageFailures))])
+      family(
+        "thumbify_crawl_cards_needing_rendering",
+        "Cards of the last crawl that are empty because the page is an app shell (--render auto renders it).",
+        [([], Double(summary.needsRendering))])
     }
     family(
       "thumbify_crawl_fetched_bytes", "Body bytes of the pages and images the last crawl received.",

@@ -10,6 +10,7 @@ enum HTMLAttributeName: UInt8, Equatable, Sendable {
   case content, name, property, itemprop, httpEquiv, media, value, charset
   case rel, href, sizes, type
   case lang, xmlLang, datetime, pubdate, itemscope
+  case src, poster, width, height
 
   /// The lower-cased name; `nil` for `other`.
   var text: String? {
@@ -32,6 +33,10 @@ enum HTMLAttributeName: UInt8, Equatable, Sendable {
     case .datetime: return "datetime"
     case .pubdate: return "pubdate"
     case .itemscope: return "itemscope"
+    case .src: return "src"
+    case .poster: return "poster"
+    case .width: return "width"
+    case .height: return "height"
     }
   }
 
@@ -49,6 +54,7 @@ enum HTMLAttributeName: UInt8, Equatable, Sendable {
     switch count {
     case 3:
       if equals("rel") { return .rel }
+      if equals("src") { return .src }
     case 4:
       if equals("name") { return .name }
       if equals("href") { return .href }
@@ -58,6 +64,10 @@ enum HTMLAttributeName: UInt8, Equatable, Sendable {
       if equals("media") { return .media }
       if equals("value") { return .value }
       if equals("sizes") { return .sizes }
+      if equals("width") { return .width }
+    case 6:
+      if equals("poster") { return .poster }
+      if equals("height") { return .height }
     case 7:
       if equals("content") { return .content }
       if equals("charset") { return .charset }

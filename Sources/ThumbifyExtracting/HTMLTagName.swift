@@ -8,12 +8,16 @@ enum HTMLTagName: Equatable, Sendable {
   case plaintext, svg, math, template
   /// Where a page's publication date lives (`<time pubdate>`, the first `<time>` of an article).
   case time, article, header
+  /// Where a page plays media in its body (`<video src poster>`, `<audio src>`, their `<source>`s).
+  case video, audio, source
   case other
 
   /// Whether the tokenizer collects this tag's attributes for the rules.
   var hasUsefulAttributes: Bool {
     switch self {
-    case .html, .meta, .link, .base, .script, .time: return true
+    case .html, .meta, .link, .base, .script, .time, .video, .audio, .source: return true
+    // An oEmbed `html`'s `<iframe src>` (`OEmbedResponse.iframeURL`); pages have few iframes.
+    case .iframe: return true
     default: return false
     }
   }
@@ -48,8 +52,11 @@ enum HTMLTagName: Equatable, Sendable {
     case 5:
       if equals("title") { return .title }
       if equals("style") { return .style }
+      if equals("video") { return .video }
+      if equals("audio") { return .audio }
     case 6:
       if equals("script") { return .script }
+      if equals("source") { return .source }
       if equals("iframe") { return .iframe }
       if equals("header") { return .header }
     case 7:

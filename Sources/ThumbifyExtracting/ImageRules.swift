@@ -1,5 +1,6 @@
 /// Image candidates, best first: OpenGraph image groups, then `twitter:image(:src)`, then
-/// JSON-LD images, then `link rel=image_src`, then `itemprop=image` metas.
+/// JSON-LD images (VideoObjects' `thumbnailUrl` last), then `link rel=image_src`, then
+/// `itemprop=image` metas, then `<video poster>`.
 ///
 /// An `og:image` starts a group that the following `og:image:secure_url`, `:url`, `:width`,
 /// `:height`, `:alt` and `:type` describe; the group's URL is its `secure_url` (when it is
@@ -92,6 +93,10 @@ struct ImageRules {
       if types.contains("organization") || types.contains("person") { continue }
       jsonLDImages += rules.jsonLD.images(node["image"])
     }
+    // A video's still: every VideoObject's `thumbnailUrl` (the primary node's is already in).
+    for node in rules.videoObjects {
+      jsonLDImages += rules.jsonLD.images(node["thumbnailUrl"])
+    }
     for candidate in jsonLDImages {
       guard let url = rules.resolve(candidate.url) else { continue }
       var resolved = candidate
@@ -106,6 +111,9 @@ struct ImageRules {
     }
     for meta in rules.collector.metas where meta.key == "itemprop:image" {
       if let url = rules.resolve(meta.content) { found.append(ImageCandidate(url: url.description)) }
+    }
+    for element in rules.collector.mediaElements {
+      if let poster = rules.resolve(element.poster) { found.append(ImageCandidate(url: poster.description)) }
     }
     if found.isEmpty, let video = VideoPageRecognizer.recognize(rules.page), let poster = video.posterURL {
       found.append(ImageCandidate(url: poster))

@@ -57,6 +57,12 @@ struct MetadataCollector: HTMLTokenSink {
   static let maximumMicrodataDates = 64
   static let maximumDateTextBytes = 256
 
+  /// The `<video>` and `<audio>` elements, with their `<source>`s, in document order
+  /// (`MetadataCollector+Media.swift`).
+  var mediaElements: [MediaElement] = []
+  /// The index in `mediaElements` of the `<video>` or `<audio>` whose `<source>`s come now.
+  var openMediaElement: Int?
+
   /// Names from microdata and `<a rel=author>` (`MetadataCollector+Names.swift`), in document order.
   var itemNames: [ItemName] = []
   /// The `href` of each `<a rel=author>`.
@@ -143,6 +149,7 @@ struct MetadataCollector: HTMLTokenSink {
     switch name {
     case .meta: meta(attributes)
     case .time: time(attributes, isSelfClosing: isSelfClosing)
+    case .video, .audio, .source: media(name, attributes: attributes, isSelfClosing: isSelfClosing)
     case .article, .header: if !isSelfClosing { articleDepth += 1 }
     case .link: link(attributes)
     case .base:
@@ -163,6 +170,7 @@ struct MetadataCollector: HTMLTokenSink {
     if itemScope != nil { endTagInItem() }
     if name == .template { templateDepth = max(0, templateDepth - 1) }
     if name == .article || name == .header { articleDepth = max(0, articleDepth - 1) }
+    if name == .video || name == .audio { openMediaElement = nil }
   }
 
   /// A date property on any element but `<meta>`: `content`, else `datetime`, else the text.

@@ -6,6 +6,8 @@ struct MetadataRules {
   /// `<base href>` resolved against the page, else the page.
   let base: WebURL?
   let jsonLD: JSONLDGraph
+  /// The JSON-LD VideoObjects (`VideoRules.mediaObjects`), found once for the video and image rules.
+  let videoObjects: [[String: JSONValue]]
   let iconTargetSize: Int
   /// The extraction's clock in Unix seconds: dates more than a day after it are left out.
   let now: Int64
@@ -20,6 +22,7 @@ struct MetadataRules {
     self.page = page
     self.base = collector.baseHref.flatMap { WebURL($0, relativeTo: page) } ?? page
     self.jsonLD = JSONLDGraph(blocks: collector.jsonLDBlocks)
+    self.videoObjects = VideoRules.mediaObjects(["videoobject"], nested: ["video"], in: jsonLD)
     self.iconTargetSize = iconTargetSize
     var first: [String: String] = [:]
     first.reserveCapacity(collector.metas.count)
@@ -49,7 +52,8 @@ struct MetadataRules {
       // ImageRules, VideoRules.
       "twitter:image", "twitter:image:src", "twitter:image:alt", "twitter:image:width",
       "twitter:image:height", "itemprop:image", "twitter:player", "twitter:player:width",
-      "twitter:player:height",
+      "twitter:player:height", "twitter:player:stream", "twitter:player:stream:content_type",
+      "itemprop:duration",
       // AuthorRules' microdata scan.
       "itemprop:author",
     ]

@@ -22,10 +22,13 @@ public struct PageMetadata: Sendable, Codable, Equatable {
   /// Every icon candidate, best first.
   public var icons: [IconCandidate]?
   public var video: VideoCandidate?
-  /// The page's audio (`og:audio`): a podcast episode, a song, a recording.
+  /// The page's audio (`og:audio`, JSON-LD, `<audio>`): a podcast episode, a song, a recording.
   public var audio: AudioCandidate?
   /// The discovered oEmbed endpoint URL.
   public var oembed: String?
+  /// The player the page's oEmbed endpoint offers, reduced to one https `<iframe src>` (filled by a
+  /// crawl or `extract <url>` that fetched the endpoint, `PageMetadata.filledIn(fromOEmbed:endpoint:)`).
+  public var embed: Embed?
   public var author: String?
   /// RFC 3339: `2021-05-13T14:01:31-04:00` (the page's offset; UTC as `Z`), or a date alone.
   public var publishedTime: String?
@@ -65,6 +68,7 @@ extension PageMetadata {
     video = try container.decodeIfPresent(VideoCandidate.self, forKey: .video)
     audio = try container.decodeIfPresent(AudioCandidate.self, forKey: .audio)
     oembed = try container.decodeIfPresent(String.self, forKey: .oembed)
+    embed = try container.decodeIfPresent(Embed.self, forKey: .embed)
     author = try container.decodeIfPresent(String.self, forKey: .author)
     publishedTime = try container.decodeIfPresent(String.self, forKey: .publishedTime)
     publishedTimeText = try container.decodeIfPresent(String.self, forKey: .publishedTimeText)
@@ -134,28 +138,76 @@ public struct IconCandidate: Sendable, Codable, Equatable {
   }
 }
 
+/// What a video or audio URL is: a file or stream a `<video>`/`<audio>` element plays, or a page
+/// made to be shown in an `<iframe>` (a provider's player).
+public enum MediaKind: String, Sendable, Codable, Equatable {
+  /// A playable file or stream (`video/mp4`, `audio/mpeg`, an HLS playlist): its `type` says which.
+  case file
+  /// An embeddable player page (`text/html`).
+  case player
+}
+
 public struct VideoCandidate: Sendable, Codable, Equatable {
   public var url: String
+  /// The MIME type: as the page gives it, else from the URL's extension (`.mp4` → `video/mp4`);
+  /// `text/html` for a player page.
   public var type: String?
   public var width: Int?
   public var height: Int?
+  /// A playable file or a player page; `nil` when neither the type nor the URL says.
+  public var kind: MediaKind?
+  /// The running time in whole seconds (a JSON-LD VideoObject's `duration`).
+  public var duration: Int?
 
-  public init(url: String, type: String? = nil, width: Int? = nil, height: Int? = nil) {
+  public init(
+    url: String, type: String? = nil, width: Int? = nil, height: Int? = nil, kind: MediaKind? = nil,
+    duration: Int? = nil
+  ) {
     self.url = url
     self.type = type
     self.width = width
     self.height = height
+    self.kind = kind
+    self.duration = duration
   }
 }
 
 public struct AudioCandidate: Sendable, Codable, Equatable {
   public var url: String
-  /// The MIME type the page gives (`og:audio:type`), as written: `audio/mpeg`.
+  /// The MIME type the page gives (`og:audio:type`), as written: `audio/mpeg`; else from the
+  /// URL's extension.
   public var type: String?
+  /// A playable file or a player page; `nil` when neither the type nor the URL says.
+  public var kind: MediaKind?
+  /// The running time in whole seconds (JSON-LD `duration`).
+  public var duration: Int?
 
-  public init(url: String, type: String? = nil) {
+  public init(url: String, type: String? = nil, kind: MediaKind? = nil, duration: Int? = nil) {
     self.url = url
     self.type = type
+    self.kind = kind
+    self.duration = duration
+  }
+}
+
+/// A provider's player from oEmbed, reduced to what is safe to draw: one https iframe on the
+/// endpoint's or the provider's registrable domain (`OEmbedResponse.iframeURL`), never the raw `html`.
+public struct Embed: Sendable, Codable, Equatable {
+  /// The provider's name (`provider_name`).
+  public var provider: String?
+  /// oEmbed's `type`: `video` or `rich`.
+  public var type: String
+  public var width: Int?
+  public var height: Int?
+  /// The `src` of the single `<iframe>` of the oEmbed `html`.
+  public var iframeURL: String
+
+  public init(provider: String?, type: String, width: Int? = nil, height: Int? = nil, iframeURL: String) {
+    self.provider = provider
+    self.type = type
+    self.width = width
+    self.height = height
+    self.iframeURL = iframeURL
   }
 }
 

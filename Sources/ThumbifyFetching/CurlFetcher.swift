@@ -58,7 +58,7 @@ public final class CurlFetcher: Fetching {
     do throws(FetchError) {
       let response = try await follow(
         request,
-        honoursRobots: [.page, .subresource].contains(request.kind) && !configuration.ignoresRobots,
+        honoursRobots: [.page, .subresource, .oembed].contains(request.kind) && !configuration.ignoresRobots,
         retries: true,
         spent: &spent)
       return MeasuredFetch(result: .success(response), networkTime: spent)

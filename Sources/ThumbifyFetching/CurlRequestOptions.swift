@@ -9,6 +9,7 @@ enum CurlRequestOptions {
     case .image: "image/avif,image/webp,image/png,image/jpeg,image/gif,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
     case .robots: "text/plain,*/*;q=0.5"
     case .subresource: "*/*"
+    case .oembed: "application/json+oembed,application/json,text/xml+oembed,text/xml;q=0.9,*/*;q=0.5"
     }
   }
 

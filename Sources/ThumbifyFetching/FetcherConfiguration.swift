@@ -27,7 +27,7 @@ public struct FetcherConfiguration: Sendable {
   public var lowSpeedTime: Duration = .seconds(10)
   /// Decoded-body caps per kind, in bytes.
   public var bodyLimits: [ResourceKind: Int] = [
-    .page: 2 << 20, .image: 10 << 20, .robots: 500 << 10, .subresource: 2 << 20,
+    .page: 2 << 20, .image: 10 << 20, .robots: 500 << 10, .subresource: 2 << 20, .oembed: 256 << 10,
   ]
   /// Redirects followed before `FetchError.tooManyRedirects`.
   public var maxRedirects = 5

@@ -4,6 +4,9 @@ public enum ResourceKind: String, Sendable, Codable {
   /// What a rendered page's scripts ask for (scripts, JSON, style sheets): any type
   /// (docs/rendering.md).
   case subresource
+  /// A page's oEmbed endpoint (docs/metadata.md, "oEmbed"): JSON or XML, robots.txt honoured like
+  /// a page, a small cap.
+  case oembed
 }
 
 /// One HTTP GET.

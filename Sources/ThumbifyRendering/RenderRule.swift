@@ -24,9 +24,28 @@ package enum RenderRule {
   package static func reason(for metadata: PageMetadata, html: [UInt8]) -> String? {
     if metadata.title == nil && metadata.image == nil { return "noTitleOrImage" }
     if metadata.description != nil { return nil }
-    let isPlaceholder = metadata.title.map { placeholderTitles.contains($0.lowercased()) } ?? false
-    if isPlaceholder || hasAppShellMarkup(html) { return "appShell" }
+    if isAppShell(metadata, html: html) { return "appShell" }
     return nil
+  }
+
+  /// Whether a page that was not rendered made an empty card because it needs its scripts run
+  /// (`CrawlRecord.needsRendering`): `auto` would render it (`reason(for:html:)`), and it looks like
+  /// a script-built app — a framework's placeholder title or app-shell markup — rather than a page
+  /// that simply has no title or image.
+  /// It costs what `auto`'s decision costs: most pages (a title and a description) are decided
+  /// without reading the HTML, and the markup is searched at most once.
+  package static func needsRendering(_ metadata: PageMetadata, html: [UInt8]) -> Bool {
+    switch reason(for: metadata, html: html) {
+    case "appShell": return true
+    case "noTitleOrImage": return isAppShell(metadata, html: html)
+    default: return false
+    }
+  }
+
+  /// A framework's placeholder title or app-shell markup (`hasAppShellMarkup`).
+  private static func isAppShell(_ metadata: PageMetadata, html: [UInt8]) -> Bool {
+    let isPlaceholder = metadata.title.map { placeholderTitles.contains($0.lowercased()) } ?? false
+    return isPlaceholder || hasAppShellMarkup(html)
   }
 
   /// Titles the scaffolds of the common frameworks ship with, lower-cased.
@@ -102,6 +121,7 @@ extension PageMetadata {
     fill(\.video, "video")
     fill(\.audio, "audio")
     fill(\.oembed, "oembed")
+    fill(\.embed, "embed")
     fill(\.author, "author")
     if merged.publishedTime == nil && merged.publishedTimeText == nil,
       rendered.publishedTime != nil || rendered.publishedTimeText != nil

@@ -247,8 +247,21 @@ FRONTEND_STATE = """
     try { normalized.push(card.normalizeURL(url)); keys.push(await card.cardKey(url)); }
     catch (error) { normalized.push(null); keys.push(null); }
   }
+  // A playable card: click it, read the player it shows, and take it out at once (in the same task,
+  // so the browser starts no load of the player's URL).
+  const playable = document.querySelector("#result .media.playable");
+  let player = null;
+  if (playable) {
+    playable.click();
+    const shown = playable.querySelector(".player");
+    if (shown) {
+      player = { tag: shown.tagName.toLowerCase(), src: shown.getAttribute("src"), sandbox: shown.getAttribute("sandbox") };
+      shown.remove();
+    }
+  }
   return {
     done: document.body.dataset.state === "done",
+    player,
     keyLine: document.getElementById("key").textContent,
     title: (document.querySelector("#result .title") || {}).textContent,
     result: document.getElementById("result").textContent,

@@ -10,6 +10,9 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /slow-body?bytes=N&interval=S   Content-Length N, one byte every S seconds
   /tarpit                  accepts and never answers (/tarpit?image=X counted in bucket tarpit:X)
   /tarpit-images?ms=N      after N ms, a page whose og:image, twitter:image and icon are tarpits
+  /oembed-page?format=F[&endpoint=URL]  a page declaring /oembed?format=F (or URL) as its oEmbed
+  /oembed?format=F         an oEmbed response, F = json, xml, garbage, huge (300 KB) or tarpit (never answers);
+                           counted in bucket "oembed:F"; its html: one https iframe and a script
   /endless                 a body that never ends (no Content-Length)
   /gzip-bomb               50 MB of zeros, gzip-encoded (about 50 KB on the wire)
   /redirect-loop           302 to itself
@@ -31,6 +34,7 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
 import email.utils
 import functools
 import gzip
+import html
 import json
 import os
 import socket
@@ -172,6 +176,42 @@ class Handler(BaseHTTPRequestHandler):
                   b'<meta property="og:image" content="/tarpit?image=og">'
                   b'<meta name="twitter:image" content="/tarpit?image=twitter">'
                   b'<link rel="icon" href="/tarpit?image=icon"></head><body>card</body></html>')
+
+    def route_oembed_page(self, query):
+        # A page declaring an oEmbed endpoint: /oembed?format=<format> on this server, or `endpoint`.
+        fmt = query.get("format", "json")
+        endpoint = query.get("endpoint", "/oembed?format=" + fmt)
+        kind = "text/xml+oembed" if fmt == "xml" else "application/json+oembed"
+        self.send(200, ("<html><head><title>A video page</title>"
+                        '<link rel="alternate" type="%s" href="%s">'
+                        "</head><body>video</body></html>" % (kind, html.escape(endpoint))).encode())
+
+    def route_oembed(self, query):
+        # oEmbed responses, counted in "oembed:<format>": json, xml, garbage, tarpit.
+        fmt = query.get("format", "json")
+        count("oembed:" + fmt, 1)
+        count("oembed:" + fmt, -1)
+        host = self.headers.get("Host", "127.0.0.1")
+        iframe = '<iframe src="https://%s/embed/42" width="640" height="360"></iframe>' % host.split(":")[0]
+        fields = {
+            "version": "1.0", "type": "video", "title": "The provider's title",
+            "author_name": "A. Author", "provider_name": "Loopback Video", "provider_url": "http://127.0.0.1/",
+            "thumbnail_url": "/thumb.jpg", "thumbnail_width": 480, "thumbnail_height": 270,
+            "width": 640, "height": 360, "html": iframe + "<script>alert(1)</script>",
+        }
+        if fmt == "json":
+            self.send(200, json.dumps(fields).encode(), "application/json")
+        elif fmt == "xml":
+            body = "".join("<%s>%s</%s>" % (k, html.escape(str(v)), k) for k, v in fields.items())
+            self.send(200, ('<?xml version="1.0" encoding="utf-8"?><oembed>%s</oembed>' % body).encode(),
+                      "text/xml")
+        elif fmt == "huge":  # over the fetcher's 256 KB cap for oEmbed
+            self.send(200, json.dumps(dict(fields, title="t" * (300 * 1024))).encode(), "application/json")
+        elif fmt == "tarpit":
+            STOP.wait(120)
+            self.close_connection = True
+        else:
+            self.send(200, b"\x00\xff{<<not oembed", "application/json")
 
     def route_endless(self, query):
         self.send_response(200)

@@ -10,7 +10,7 @@ struct CrawlCommandTests {
     + "[--timeout <duration>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
     + "[--cacert <file>] [--contact <url>] [--max-failures <n|p%>] [--prune] [--prune-max <n|p%>] [--force-prune] "
     + "[--metrics <file>] [--shard <k/n>] [--shards <n>] [--baseline <dir>] [--baseline-state <dir>] "
-    + "[--render <mode>] [--render-timeout <duration>] [--quiet] [--log-format <format>]"
+    + "[--render <mode>] [--render-timeout <duration>] [--oembed <mode>] [--quiet] [--log-format <format>]"
 
   @Test func crawlHelpShowsUsageOptionsAndExitCodes() async {
     let result = await runCLI(["crawl", "--help"])
@@ -100,6 +100,10 @@ struct CrawlCommandTests {
     (
       ["crawl", "u", "--out", "x", "--render-timeout", "10m"],
       "The value '10m' is invalid for '--render-timeout <duration>'"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--oembed", "always"],
+      "The value 'always' is invalid for '--oembed <mode>'"
     ),
     (
       ["crawl", "u", "--out", "x", "--shard", "1/4", "--shards", "3"],

@@ -165,7 +165,34 @@ struct ExtractCommandTests {
     #expect(result.status == 0)
     #expect(
       result.out.contains(
-        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <duration>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>] [--render <mode>] [--render-timeout <duration>] [--log-format <format>]\n"
+        "USAGE: thumbify extract [<url>] [--html <file>] [--url <page-url>] [--content-type <value>] [--icon-size <px>] [--compact] [--timeout <duration>] [--cacert <file>] [--allow-private-network] [--ignore-robots] [--contact <url>] [--render <mode>] [--render-timeout <duration>] [--oembed <mode>] [--log-format <format>]\n"
       ))
+  }
+
+  /// Issue 35: the live form fetches the page's oEmbed endpoint (unless `--oembed never`) and prints
+  /// the embed; `--html` only names the endpoint.
+  @Test func theLiveFormFillsFromOEmbedAndNeverTurnsItOff() async throws {
+    let server = try await FaultServer()
+    let page = server.url("/oembed-page?format=xml")
+    let live = await runCLI(["extract", page, "--allow-private-network", "--ignore-robots", "--compact"])
+    #expect(live.status == 0, "\(live.err)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(live.out.utf8)) as? [String: Any])
+    let metadata = try #require(json["metadata"] as? [String: Any])
+    let embed = try #require(metadata["embed"] as? [String: Any])
+    #expect(embed["iframeURL"] as? String == "https://127.0.0.1/embed/42")
+    #expect(embed["provider"] as? String == "Loopback Video")
+    #expect(metadata["author"] as? String == "A. Author")
+    #expect(try server.stats(bucket: "oembed:xml").count == 1)
+
+    let never = await runCLI([
+      "extract", page, "--allow-private-network", "--ignore-robots", "--compact", "--oembed", "never",
+    ])
+    #expect(never.status == 0)
+    #expect(!never.out.contains("\"embed\"") && never.out.contains("\"oembed\""))
+    #expect(try server.stats(bucket: "oembed:xml").count == 1)
+
+    let bad = await runCLI(["extract", page, "--oembed", "sometimes"])
+    #expect(bad.status == 64)
+    #expect(bad.err.hasPrefix("Error: The value 'sometimes' is invalid for '--oembed <mode>'"))
   }
 }

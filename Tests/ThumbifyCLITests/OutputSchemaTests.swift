@@ -249,7 +249,7 @@ struct OutputSchemaTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let pageURL = nginx.url("/syndicated.html")
     let canonical = "https://origin.example/stories/storms?ref=feed"
-    let audio = ["type": "audio/mpeg", "url": nginx.url("/audio/storms.mp3")]
+    let audio = ["type": "audio/mpeg", "url": nginx.url("/audio/storms.mp3"), "kind": "file"]
 
     let live = await runCLI(["extract", pageURL, "--allow-private-network", "--compact"])
     #expect(live.status == 0, "\(live.err)")

@@ -26,8 +26,24 @@ struct PublicLinkMetadataProviderTests {
     #expect(metadata.image?.variants == [])
     #expect(metadata.icon?.url == site.nginx.url("/img/icon.jpg"))
     #expect(metadata.video?.url == "https://video.example/storm.mp4")
+    // A file (its extension says so): LPLinkMetadata's remoteVideoURL.
+    #expect(metadata.remoteVideoURL == URL(string: "https://video.example/storm.mp4"))
+    #expect(metadata.embed == nil && metadata.videoProvider == nil && !metadata.needsRendering)
     #expect(metadata.publishedDate == Date(timeIntervalSince1970: 1_793_604_600))
     #expect(metadata.card.state == .ok)
+  }
+
+  /// Issue 35: a page's oEmbed endpoint fills the metadata; its player is an embed, not a remote file.
+  @Test func anOEmbedPlayerIsTheEmbedAndTheVideoProvider() async throws {
+    let server = try await FaultServer()
+    let provider = try loopbackProvider()
+    let metadata = try await provider.metadata(for: URL(string: server.url("/oembed-page?format=json"))!)
+    #expect(metadata.title == "A video page")
+    #expect(metadata.embed?.iframeURL == "https://127.0.0.1/embed/42")
+    #expect(metadata.videoProvider == "Loopback Video")
+    #expect(metadata.video?.kind == .player)
+    #expect(metadata.remoteVideoURL == nil)
+    #expect(metadata.image?.url == server.url("/thumb.jpg"))
   }
 
   @Test func theTimeoutOfOneCallEndsItAsTimedOut() async throws {

@@ -45,8 +45,8 @@ struct RenderRuleTests {
     #expect(unset.isEmpty, "\(unset.map(\.label))")
     let (merged, fields) = PageMetadata().filledIn(from: PageMetadata.complete)
     #expect(merged == PageMetadata.complete)
-    // 20 properties, the image, icon and date pairs named once each.
-    #expect(fields.count == 16)
+    // 21 properties, the image, icon and date pairs named once each.
+    #expect(fields.count == 17)
   }
 
   @Test func theServedHTMLWinsWhereBothHaveAField() {

@@ -76,6 +76,46 @@ function image(picture, output, sizes, className) {
   return img;
 }
 
+/** An https URL, or null: the only iframes a card may open. */
+function httpsURL(url) {
+  try {
+    return new URL(url).protocol === "https:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The player a card's video opens on a click, or null: the oEmbed `embed` (one https iframe, sandboxed),
+ * else a `video` that is a file (a `<video>` element) or a player page on https (an iframe). Nothing
+ * from the page becomes markup: only a URL goes into `src`.
+ */
+function player(card) {
+  const embed = card.embed;
+  const video = card.video;
+  const frame = (src, width, height) => {
+    const iframe = element("iframe", "player");
+    iframe.src = src;
+    iframe.sandbox = "allow-scripts allow-same-origin allow-presentation allow-popups";
+    iframe.allow = "autoplay; fullscreen; picture-in-picture";
+    iframe.allowFullscreen = true;
+    iframe.referrerPolicy = "strict-origin";
+    if (width && height) iframe.style.aspectRatio = width + " / " + height;
+    return iframe;
+  };
+  if (embed && httpsURL(embed.iframeURL)) return frame(embed.iframeURL, embed.width, embed.height);
+  if (video && video.kind === "file" && isLinkable(video.url)) {
+    const videoElement = element("video", "player");
+    videoElement.src = video.url;
+    videoElement.controls = true;
+    videoElement.autoplay = true;
+    videoElement.preload = "none";
+    return videoElement;
+  }
+  if (video && video.kind === "player" && httpsURL(video.url)) return frame(video.url, video.width, video.height);
+  return null;
+}
+
 /** A card element in the style of LinkPresentation's LPLinkView. */
 export function renderCard(card, output) {
   const root = element("article", "card " + card.state);
@@ -94,7 +134,25 @@ export function renderCard(card, output) {
     img.addEventListener("load", () => media.classList.add("loaded"));
     media.append(img);
     if (card.video) media.append(element("span", "badge", "\u25B6 Video"));
-    root.append(link(media));
+    const play = player(card);
+    if (play) {
+      // A playable card: the picture is a button that swaps itself for the player, not a link.
+      media.classList.add("playable");
+      media.tabIndex = 0;
+      media.setAttribute("role", "button");
+      media.setAttribute("aria-label", "Play the video");
+      const start = () => media.replaceChildren(play);
+      media.addEventListener("click", start, { once: true });
+      media.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          start();
+        }
+      });
+      root.append(media);
+    } else {
+      root.append(link(media));
+    }
   }
   const body = element("div", "body");
   const site = element("div", "site");

@@ -74,11 +74,35 @@ extension LinkMetadata {
   /// The site icon (`LPLinkMetadata.iconProvider`; the pixels come from ``iconThumbnail(_:)``).
   public var icon: Card.Picture? { card.icon }
 
-  /// A playable video the page declares (`LPLinkMetadata.remoteVideoURL`).
+  /// The video the page declares: a playable file or a player page (`Card.Video.kind`).
   public var video: Card.Video? { card.video }
 
-  /// A playable audio file or stream the page declares (`og:audio`).
+  /// The page's video when it is a playable file or stream (`LPLinkMetadata.remoteVideoURL`): what
+  /// a `<video>` element or AVPlayer plays. A player page is ``embed`` or ``video`` instead.
+  public var remoteVideoURL: URL? {
+    guard let video = card.video, video.kind == .file else { return nil }
+    return URL(string: video.url)
+  }
+
+  /// The provider of the page's video, from oEmbed (`provider_name`; LinkPresentation's
+  /// `videoProvider` is the video itself, which ``embed`` and ``remoteVideoURL`` give here).
+  public var videoProvider: String? { card.video == nil ? nil : card.embed?.provider }
+
+  /// The audio the page declares: a playable file or stream, or a player page.
   public var audio: Card.Audio? { card.audio }
+
+  /// The page's audio when it is a playable file or stream (no `LPLinkMetadata` counterpart; named
+  /// like ``remoteVideoURL``).
+  public var remoteAudioURL: URL? {
+    guard let audio = card.audio, audio.kind == .file else { return nil }
+    return URL(string: audio.url)
+  }
+
+  /// The provider's player from oEmbed: one https iframe, with its size.
+  public var embed: Embed? { card.embed }
+
+  /// Whether the page looks like an app shell that was not rendered (`render: .auto` renders it).
+  public var needsRendering: Bool { card.needsRendering == true }
 
   /// When the page says it was published; midnight UTC for a date alone.
   public var publishedDate: Date? { card.publishedTime.flatMap(Self.date) }
@@ -104,7 +128,7 @@ extension LinkMetadata {
   init(_ preview: LinkMetadataProvider.Preview, normalizedURL: String) {
     let record = CrawlRecord(
       originalURL: preview.originalURL, normalizedURL: normalizedURL, outcome: .ok, fetch: preview.fetch,
-      metadata: preview.metadata)
+      metadata: preview.metadata, needsRendering: preview.needsRendering)
     var card = Card(record: record)
     let metadata = preview.metadata
     card.image = metadata.image.map {

@@ -41,11 +41,17 @@ public final class LinkMetadataProvider: Sendable {
     public var render: RenderFacts?
     /// Why the page could not be rendered (its metadata is the served HTML's).
     public var renderError: RecordError?
+    /// Why the page's oEmbed endpoint added nothing (as in a manifest record).
+    public var oembedError: RecordError?
+    /// `true` when the page was not rendered and looks like an app shell that needs it (as in a
+    /// manifest record); absent otherwise.
+    public var needsRendering: Bool?
 
     /// The preview of a page read from `pageURL` (after redirects), asked for as `originalURL`.
     public init(
       originalURL: String, pageURL: String, fetch: FetchFacts?, metadata: PageMetadata,
-      render: RenderFacts? = nil, renderError: RecordError? = nil
+      render: RenderFacts? = nil, renderError: RecordError? = nil, oembedError: RecordError? = nil,
+      needsRendering: Bool? = nil
     ) {
       self.schema = CrawlRecord.schemaVersion
       self.url = metadata.canonicalURL(onHostOf: pageURL) ?? pageURL
@@ -54,6 +60,8 @@ public final class LinkMetadataProvider: Sendable {
       self.metadata = metadata
       self.render = render
       self.renderError = renderError
+      self.oembedError = oembedError
+      self.needsRendering = needsRendering
     }
   }
 
@@ -64,6 +72,7 @@ public final class LinkMetadataProvider: Sendable {
   private let fetcher: any Fetching
   private let extractor: any MetadataExtracting
   private let render: RenderStep
+  private let oembed: OEmbedStep
   private let cache: (any LinkMetadataCaching)?
   private let pool: CPUPool
   private let calls = InFlightCalls()
@@ -87,25 +96,28 @@ public final class LinkMetadataProvider: Sendable {
   ///     that cannot be rendered (no Chromium installed, a crash, the budget) keeps the served
   ///     HTML's metadata.
   ///   - renderBudget: what rendering one page may cost.
+  ///   - oembed: whether the oEmbed endpoint a page declares is fetched, within the call's timeout
+  ///     (docs/metadata.md, "oEmbed"); `discovered` by default.
   public convenience init(
     fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor(),
     cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = defaultTimeout,
-    render: RenderMode = .never, renderBudget: RenderBudget = RenderBudget()
+    render: RenderMode = .never, renderBudget: RenderBudget = RenderBudget(), oembed: OEmbedMode = .discovered
   ) {
     self.init(
       fetcher: fetcher, extractor: extractor, cache: cache, cpuPool: cpuPool, timeout: timeout,
-      render: RenderStep.chromium(mode: render, fetcher: fetcher, budget: renderBudget))
+      render: RenderStep.chromium(mode: render, fetcher: fetcher, budget: renderBudget), oembed: oembed)
   }
 
   /// A provider whose pages go through `render` (tests give a double renderer).
   package init(
     fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor(),
     cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = defaultTimeout,
-    render: RenderStep
+    render: RenderStep, oembed: OEmbedMode = .discovered
   ) {
     self.fetcher = fetcher
     self.extractor = extractor
     self.render = render
+    self.oembed = OEmbedStep(mode: oembed, fetcher: fetcher)
     self.cache = cache
     self.pool = cpuPool ?? CPUPool(width: ProcessInfo.processInfo.activeProcessorCount)
     self.timeout = timeout
@@ -185,8 +197,10 @@ public final class LinkMetadataProvider: Sendable {
   ///
   /// - Throws: `FetchError` when the page cannot be fetched; `.timedOut` past `timeout`.
   package func preview(for url: String, timeout: Duration? = nil) async throws(FetchError) -> Preview {
-    let response = try await fetcher.fetch(
-      FetchRequest(url: url, kind: .page, timeout: timeout ?? self.timeout))
+    var budget = NetworkBudget(total: timeout ?? self.timeout)
+    let fetched = await fetcher.measuredFetch(FetchRequest(url: url, kind: .page, timeout: budget.remaining))
+    budget.charge(fetched.networkTime)
+    let response = try fetched.result.get()
     // A fetcher that ignores cancellation (a test double) still ends a cancelled call as one.
     if Task.isCancelled { throw .cancelled }
     let rendering = await render.apply(
@@ -194,11 +208,17 @@ public final class LinkMetadataProvider: Sendable {
         html: response.body, pageURL: response.finalURL, contentType: response.contentType),
       of: response, url: response.requestedURL, extractor: extractor)
     if Task.isCancelled { throw .cancelled }
+    let needsRendering =
+      render.mode == .never && RenderRule.needsRendering(rendering.metadata, html: response.body)
+    // The endpoint gets what the page left of the call's timeout; its failure leaves the page's card.
+    let embedding = await oembed.apply(to: rendering.metadata, timeout: budget.remaining)
+    if Task.isCancelled { throw .cancelled }
     let fetchedAt = Timestamp.iso8601(Date().timeIntervalSince1970)
     return Preview(
       originalURL: response.requestedURL, pageURL: response.finalURL,
-      fetch: FetchFacts(response, fetchedAt: fetchedAt), metadata: rendering.metadata,
-      render: rendering.facts, renderError: rendering.error)
+      fetch: FetchFacts(response, fetchedAt: fetchedAt), metadata: embedding.metadata,
+      render: rendering.facts, renderError: rendering.error, oembedError: embedding.error,
+      needsRendering: needsRendering ? true : nil)
   }
 }
 

@@ -25,6 +25,9 @@ public struct CrawlConfiguration: Sendable {
   public var render: RenderMode
   /// What rendering one page may cost (`--render-timeout` sets its deadline).
   public var renderBudget: RenderBudget
+  /// Whether a page's declared oEmbed endpoint is fetched (`--oembed`; docs/metadata.md "oEmbed"),
+  /// within the URL's `timeout`.
+  public var oembed: OEmbedMode = .discovered
 
   public init(
     concurrency: Int = 64, maxImageCandidates: Int = 3, maxIconCandidates: Int = 4, maxAge: Double? = nil,

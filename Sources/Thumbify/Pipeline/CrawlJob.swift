@@ -38,6 +38,9 @@ public final class CrawlJob: Sendable {
     public var reused = 0
     /// Records whose page succeeded but whose image or icon failed.
     public var imageFailures = 0
+    /// Records of pages that look like app shells and were not rendered (`CrawlRecord.needsRendering`):
+    /// `--render auto` would render them.
+    public var needsRendering = 0
     /// Records in the manifest.
     public var records = 0
     public var seconds: Double = 0
@@ -316,6 +319,7 @@ public final class CrawlJob: Sendable {
       summary.crashedDecoderSkips = journal.skipped
       summary.outcomes = [:]
       summary.imageFailures = 0
+      summary.needsRendering = 0
       return try await BlockingIO.run { () throws -> Summary in
         let writer = try ManifestWriter(path: layout.manifest)
         // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
@@ -356,6 +360,7 @@ public final class CrawlJob: Sendable {
             {
               summary.outcomes[outcome, default: 0] += 1
               if hasImageFailure { summary.imageFailures += 1 }
+              if Self.needsRendering(json: stored.json) { summary.needsRendering += 1 }
               // Only a record with a problem is decoded, for its error codes and messages.
               let isProblem = hasImageFailure || outcome == .failed || outcome == .stale
               summary.report.add(
@@ -366,6 +371,7 @@ public final class CrawlJob: Sendable {
               summary.outcomes[record.outcome, default: 0] += 1
               let hasImageFailure = record.imageError != nil || record.iconError != nil
               if hasImageFailure { summary.imageFailures += 1 }
+              if record.needsRendering == true { summary.needsRendering += 1 }
               summary.report.add(
                 normalizedURL: stored.normalizedURL, outcome: record.outcome,
                 hasImageFailure: hasImageFailure,
@@ -434,5 +440,29 @@ public final class CrawlJob: Sendable {
     let hadCards = !FileSystem.isMissingOrEmpty(cardWriter.cardsDirectory)
     try FileSystem.makeDirectories(cardWriter.cardsDirectory)
     return (state, run, journal, cardWriter, hadCards)
+  }
+}
+
+extension CrawlJob {
+  /// Whether a record's manifest JSON marks it `needsRendering`, read without decoding it (the walk
+  /// decodes only records with a problem). Inside a JSON string a quote is escaped, so the member
+  /// cannot be faked by page text.
+  private static let needsRenderingMember = Array(#""needsRendering":true"#.utf8)
+
+  static func needsRendering(json: String) -> Bool {
+    var json = json
+    return json.withUTF8 { bytes in
+      let needle = needsRenderingMember
+      var index = 0
+      while index + needle.count <= bytes.count {
+        if bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: "n"),
+          bytes[index..<index + needle.count].elementsEqual(needle)
+        {
+          return true
+        }
+        index += 1
+      }
+      return false
+    }
   }
 }

@@ -33,6 +33,8 @@ public final class Crawler: Sendable {
   let extractor: any MetadataExtracting
   /// Renders the pages `configuration.render` says need it.
   let render: RenderStep
+  /// Fetches the oEmbed endpoints of pages when `configuration.oembed` says so.
+  let oembed: OEmbedStep
   let state: StateStore
   let run: Int64
   let images: ImageStage
@@ -84,6 +86,7 @@ public final class Crawler: Sendable {
     clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
   ) {
     self.render = render
+    self.oembed = OEmbedStep(mode: configuration.oembed, fetcher: fetcher)
     self.baseline = baseline.map { (directory: $0, blobs: BlobUnion(target: outputDirectory)) }
     self.cards = cards
     self.stop = stop
@@ -224,7 +227,13 @@ public final class Crawler: Sendable {
         html: response.body, pageURL: response.finalURL, contentType: response.contentType),
       of: response, url: normalizedURL, extractor: extractor)
     if Task.isCancelled { return nil }
-    let metadata = rendering.metadata
+    let needsRendering =
+      render.mode == .never && RenderRule.needsRendering(rendering.metadata, html: response.body)
+    let embedding = await oembed.apply(
+      to: rendering.metadata, timeout: budget.remaining, priority: Self.imagePriority(ofPage: priority))
+    budget.charge(embedding.networkTime)
+    if Task.isCancelled { return nil }
+    let metadata = embedding.metadata
     let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
     let (imageResult, iconResult) = await thumbnails(
       images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL),
@@ -234,7 +243,8 @@ public final class Crawler: Sendable {
       originalURL: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set, imageError: imageResult.error,
       iconError: iconResult.error,
-      render: rendering.facts, renderError: rendering.error)
+      render: rendering.facts, renderError: rendering.error, oembedError: embedding.error,
+      needsRendering: needsRendering ? true : nil)
     try save(
       normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
       lastModified: response.lastModified, fetchedAt: now, isNew: previous.isEmpty)

@@ -7,7 +7,7 @@ struct ReportEntry: Encodable {
 
   private enum CodingKeys: String, CodingKey {
     case url, normalizedURL, domain, state, title, description, siteName, lang, image, icon, video, error,
-      imageError
+      imageError, needsRendering
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -25,5 +25,6 @@ struct ReportEntry: Encodable {
     try container.encodeIfPresent(card.video, forKey: .video)
     try container.encodeIfPresent(card.error, forKey: .error)
     try container.encodeIfPresent(card.imageError, forKey: .imageError)
+    try container.encodeIfPresent(card.needsRendering, forKey: .needsRendering)
   }
 }

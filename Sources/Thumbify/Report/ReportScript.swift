@@ -209,6 +209,7 @@ enum ReportScript {
         footer.append(isolated("span", "domain", card.domain || ""));
         if (card.video && !box) footer.append(node("span", "badge video", "\u25B6 Video"));
         if (card.state !== "ok") footer.append(node("span", "badge " + card.state, card.state === "stale" ? "Stale" : "Failed"));
+        if (card.needsRendering) footer.append(node("span", "badge", "Needs JavaScript"));
         body.append(footer);
         if (card.error) body.append(failure("error", card.error));
         if (card.imageError) body.append(failure("note", card.imageError));

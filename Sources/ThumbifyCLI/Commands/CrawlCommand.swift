@@ -104,7 +104,7 @@ enum CrawlCommand: Subcommand {
       .option(
         "baseline-state", value: "dir",
         help: "The baseline's state directory (default: the baseline directory's default state directory)."),
-    ] + RenderOptions.specs + [
+    ] + RenderOptions.specs + OEmbedOptions.specs + [
       .flag("quiet", short: "q", help: "Print nothing but fatal errors.")
     ]
   )
@@ -171,12 +171,14 @@ enum CrawlCommand: Subcommand {
     if arguments.value("baseline-state") != nil && arguments.value("baseline") == nil {
       throw UsageError("'--baseline-state' needs '--baseline'")
     }
+    var configuration = CrawlConfiguration(
+      concurrency: concurrency, maxAge: maxAge,
+      variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout,
+      render: render.mode, renderBudget: render.budget)
+    configuration.oembed = try OEmbedOptions.parse(arguments)
     return Options(
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
-      configuration: CrawlConfiguration(
-        concurrency: concurrency, maxAge: maxAge,
-        variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout,
-        render: render.mode, renderBudget: render.budget),
+      configuration: configuration,
       fetcher: fetcher,
       isQuiet: arguments.flag("quiet"),
       logFormat: logFormat,

@@ -14,6 +14,7 @@ extension ExtractCommand {
     let configuration = try FetcherOptions.configuration(arguments)
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let render = try RenderOptions.parse(arguments)
+    let oembed = try OEmbedOptions.parse(arguments)
     let url = url == "-" ? try urlFromStandardInput(console) : url
     let preview: LinkMetadataProvider.Preview
     do {
@@ -30,7 +31,8 @@ extension ExtractCommand {
       let provider = LinkMetadataProvider(
         fetcher: fetcher, extractor: MetadataExtractor(iconTargetSize: iconSize),
         timeout: configuration.timeout,
-        render: renderer.map { RenderStep(mode: render.mode, renderer: .success($0)) } ?? .never)
+        render: renderer.map { RenderStep(mode: render.mode, renderer: .success($0)) } ?? .never,
+        oembed: oembed)
       preview = try await provider.preview(for: url)
     } catch {
       // A refusal the command line can lift names its flag (`--allow-private-network`).

@@ -23,7 +23,9 @@ enum ExtractCommand: Subcommand {
       unknown are omitted. With --render, the page is rendered in headless Chromium \
       first when it needs it (auto) or always, and render says which fields came \
       from the rendered DOM (renderError why it could not be rendered; the served \
-      HTML's metadata is printed then). See docs/metadata.md for every field and its precedence, \
+      HTML's metadata is printed then). The live form fetches the oEmbed endpoint the \
+      page declares (--oembed discovered, within --timeout) and fills what the page \
+      lacks; --html only names it (metadata.oembed). See docs/metadata.md for every field and its precedence, \
       docs/extract.schema.json for the shape.
       """,
     arguments: [
@@ -48,7 +50,7 @@ enum ExtractCommand: Subcommand {
       .flag("allow-private-network", help: "Live form: allow private, loopback and reserved addresses."),
       .flag("ignore-robots", help: "Live form: do not read robots.txt."),
       .option("contact", value: "url", help: "Live form: a URL for site owners, sent in the User-Agent."),
-    ] + RenderOptions.specs
+    ] + RenderOptions.specs + OEmbedOptions.specs
   )
 
   /// The largest `--html` file read.
@@ -64,6 +66,7 @@ enum ExtractCommand: Subcommand {
     if let positional = arguments.positionals.first {
       throw UsageError("Unexpected argument '\(positional)' (use --url with --html)")
     }
+    _ = try OEmbedOptions.parse(arguments)
     if try RenderOptions.parse(arguments).mode != .never {
       throw UsageError(
         "'--render' needs the live form (extract <url>): a saved page's scripts have no server to fetch from")

@@ -10,6 +10,7 @@ extension Card: JSONWritable {
       json.member("canonicalURL", canonicalURL)
       json.member("description", description)
       json.member("domain", domain)
+      json.member("embed", embed)
       json.member("error", error)
       json.member("icon", icon)
       json.member("image", image)
@@ -17,6 +18,7 @@ extension Card: JSONWritable {
       json.member("key", key)
       json.member("lang", lang)
       json.member("modifiedTime", modifiedTime)
+      if let needsRendering { json.member("needsRendering", needsRendering) }
       json.member("normalizedURL", normalizedURL)
       json.member("originalURL", originalURL)
       json.member("publishedTime", publishedTime)
@@ -62,7 +64,9 @@ extension Card.Variant: JSONWritable {
 extension Card.Video: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
+      json.member("duration", duration)
       json.member("height", height)
+      json.member("kind", kind?.rawValue)
       json.member("type", type)
       json.member("url", url)
       json.member("width", width)
@@ -73,6 +77,8 @@ extension Card.Video: JSONWritable {
 extension Card.Audio: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
+      json.member("duration", duration)
+      json.member("kind", kind?.rawValue)
       json.member("type", type)
       json.member("url", url)
     }

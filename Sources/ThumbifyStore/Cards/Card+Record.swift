@@ -47,6 +47,8 @@ extension Card {
       icon: state == .failed ? nil : record.icon.map { Picture($0, alt: nil) },
       video: metadata?.video.flatMap(Video.init),
       audio: metadata?.audio.flatMap(Audio.init),
+      embed: metadata?.embed.flatMap { Card.isLinkable($0.iframeURL) ? $0 : nil },
+      needsRendering: state == .failed ? nil : record.needsRendering,
       error: record.error.map(Failure.init),
       imageError: state == .failed || record.image != nil ? nil : record.imageError.map(Failure.init)
     )
@@ -137,7 +139,9 @@ extension Card.Video {
   /// The video, when its URL is http or https.
   init?(_ candidate: VideoCandidate) {
     guard Card.isLinkable(candidate.url) else { return nil }
-    self.init(url: candidate.url, type: candidate.type, width: candidate.width, height: candidate.height)
+    self.init(
+      url: candidate.url, type: candidate.type, width: candidate.width, height: candidate.height,
+      kind: candidate.kind, duration: candidate.duration)
   }
 }
 
@@ -145,7 +149,7 @@ extension Card.Audio {
   /// The audio, when its URL is http or https.
   init?(_ candidate: AudioCandidate) {
     guard Card.isLinkable(candidate.url) else { return nil }
-    self.init(url: candidate.url, type: candidate.type)
+    self.init(url: candidate.url, type: candidate.type, kind: candidate.kind, duration: candidate.duration)
   }
 }
 

@@ -1,3 +1,5 @@
+import ThumbifyExtracting
+
 /// Everything a web frontend needs to draw one link card, as written to `cards/<key>.json`.
 ///
 /// A card is derived from a `CrawlRecord` and holds only what drawing needs: no fetch timings or
@@ -62,20 +64,27 @@ public struct Card: Sendable, Codable, Equatable {
     public var format: String
   }
 
-  /// A playable video the page declares.
+  /// The video the page declares: a playable file (`kind` `file`, `type` its MIME type) or a
+  /// player page to show in an iframe (`kind` `player`, `type` `text/html`).
   public struct Video: Sendable, Codable, Equatable {
     /// An http or https URL.
     public var url: String
     public var type: String?
     public var width: Int?
     public var height: Int?
+    /// `file` or `player`; absent when neither the page's type nor the URL says.
+    public var kind: MediaKind?
+    /// The running time in whole seconds.
+    public var duration: Int?
   }
 
-  /// A playable audio file or stream the page declares.
+  /// The audio the page declares: a playable file or stream, or a player page, like `Video`.
   public struct Audio: Sendable, Codable, Equatable {
     /// An http or https URL.
     public var url: String
     public var type: String?
+    public var kind: MediaKind?
+    public var duration: Int?
   }
 
   /// Why the last run failed for this URL.
@@ -117,6 +126,11 @@ public struct Card: Sendable, Codable, Equatable {
   public var icon: Picture?
   public var video: Video?
   public var audio: Audio?
+  /// The provider's player from the page's oEmbed: one https iframe (`PageMetadata.embed`).
+  public var embed: Embed?
+  /// `true` when the page looks like a script-built app shell that was not rendered: its card is
+  /// empty, and `crawl --render auto` would fill it. Absent otherwise.
+  public var needsRendering: Bool?
   public var error: Failure?
   /// Why the card has no image although the page named one (every candidate failed to load or
   /// decode); the page itself succeeded.

@@ -19,7 +19,9 @@ extension CrawlRecord: JSONWritable {
       json.member("image", image)
       json.member("imageError", imageError)
       json.member("metadata", metadata)
+      if let needsRendering { json.member("needsRendering", needsRendering) }
       json.member("normalizedURL", normalizedURL)
+      json.member("oembedError", oembedError)
       json.member("originalURL", originalURL)
       json.member("outcome", outcome)
       json.member("render", render)

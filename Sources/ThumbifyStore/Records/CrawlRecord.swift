@@ -48,12 +48,20 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
   /// Why the page could not be rendered (code `renderFailed`, stage `render`); the card is the
   /// served HTML's, and `outcome` stays `ok`.
   public var renderError: RecordError?
+  /// Why the page's oEmbed endpoint added nothing (stage `oembed`: a fetch error or
+  /// `oembedInvalid`); the card is the page's own, and `outcome` stays `ok`.
+  public var oembedError: RecordError?
+  /// `true` when the page was not rendered and looks like a script-built app shell whose served HTML
+  /// makes an empty card (`RenderRule.needsRendering`): `--render auto` would render it. Absent
+  /// otherwise.
+  public var needsRendering: Bool?
 
   public init(
     originalURL: String, normalizedURL: String, outcome: Outcome, fetch: FetchFacts? = nil,
     metadata: PageMetadata? = nil, image: ThumbnailSet? = nil, icon: ThumbnailSet? = nil,
     error: RecordError? = nil, imageError: RecordError? = nil, iconError: RecordError? = nil,
-    render: RenderFacts? = nil, renderError: RecordError? = nil
+    render: RenderFacts? = nil, renderError: RecordError? = nil, oembedError: RecordError? = nil,
+    needsRendering: Bool? = nil
   ) {
     self.schema = Self.schemaVersion
     self.originalURL = originalURL
@@ -68,6 +76,8 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
     self.iconError = iconError
     self.render = render
     self.renderError = renderError
+    self.oembedError = oembedError
+    self.needsRendering = needsRendering
   }
 }
 
@@ -123,7 +133,7 @@ extension CrawlRecord {
 
   private enum CodingKeys: String, CodingKey {
     case schema, url, originalURL, normalizedURL, outcome, fetch, metadata, image, icon, error, imageError
-    case iconError, render, renderError
+    case iconError, render, renderError, oembedError, needsRendering
   }
 
   public init(from decoder: any Decoder) throws {
@@ -146,6 +156,8 @@ extension CrawlRecord {
     iconError = try container.decodeIfPresent(RecordError.self, forKey: .iconError)
     render = try container.decodeIfPresent(RenderFacts.self, forKey: .render)
     renderError = try container.decodeIfPresent(RecordError.self, forKey: .renderError)
+    oembedError = try container.decodeIfPresent(RecordError.self, forKey: .oembedError)
+    needsRendering = try container.decodeIfPresent(Bool.self, forKey: .needsRendering)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -164,6 +176,8 @@ extension CrawlRecord {
     try container.encodeIfPresent(iconError, forKey: .iconError)
     try container.encodeIfPresent(render, forKey: .render)
     try container.encodeIfPresent(renderError, forKey: .renderError)
+    try container.encodeIfPresent(oembedError, forKey: .oembedError)
+    try container.encodeIfPresent(needsRendering, forKey: .needsRendering)
   }
 
   /// Every blob this record references (image and icon variants), relative to the output directory.

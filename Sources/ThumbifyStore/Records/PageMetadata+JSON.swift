@@ -11,6 +11,7 @@ extension PageMetadata: JSONWritable {
       json.member("author", author)
       json.member("canonicalURL", canonicalURL)
       json.member("description", description)
+      json.member("embed", embed)
       json.member("icon", icon)
       json.member("icons", icons)
       json.member("image", image)
@@ -56,8 +57,22 @@ extension IconCandidate: JSONWritable {
 extension AudioCandidate: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
+      json.member("duration", duration)
+      json.member("kind", kind?.rawValue)
       json.member("type", type)
       json.member("url", url)
+    }
+  }
+}
+
+extension Embed: JSONWritable {
+  package func write(to json: inout JSONWriter) {
+    json.object { json in
+      json.member("height", height)
+      json.member("iframeURL", iframeURL)
+      json.member("provider", provider)
+      json.member("type", type)
+      json.member("width", width)
     }
   }
 }
@@ -65,7 +80,9 @@ extension AudioCandidate: JSONWritable {
 extension VideoCandidate: JSONWritable {
   package func write(to json: inout JSONWriter) {
     json.object { json in
+      json.member("duration", duration)
       json.member("height", height)
+      json.member("kind", kind?.rawValue)
       json.member("type", type)
       json.member("url", url)
       json.member("width", width)

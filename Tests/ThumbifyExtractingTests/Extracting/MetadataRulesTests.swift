@@ -234,7 +234,9 @@ struct MetadataRulesTests {
       <meta property="og:audio:secure_url" content="https://cdn.example.net/ep1.mp3">
       <meta property="og:audio:type" content="audio/mpeg">
       """
-    #expect(extract(og).audio == AudioCandidate(url: "https://cdn.example.net/ep1.mp3", type: "audio/mpeg"))
+    #expect(
+      extract(og).audio
+        == AudioCandidate(url: "https://cdn.example.net/ep1.mp3", type: "audio/mpeg", kind: .file))
     // A secure_url that is not https does not beat og:audio:url.
     let insecure = """
       <meta property="og:audio:url" content="https://cdn.example.net/ep2.ogg">
@@ -242,8 +244,11 @@ struct MetadataRulesTests {
       <meta property="og:audio:type" content="  audio/ogg ">
       """
     #expect(
-      extract(insecure).audio == AudioCandidate(url: "https://cdn.example.net/ep2.ogg", type: "audio/ogg"))
-    #expect(extract("<meta property=og:audio content=https://a.example/x.m4a>").audio?.type == nil)
+      extract(insecure).audio
+        == AudioCandidate(url: "https://cdn.example.net/ep2.ogg", type: "audio/ogg", kind: .file))
+    // Without a type, the extension names it.
+    #expect(extract("<meta property=og:audio content=https://a.example/x.m4a>").audio?.type == "audio/mp4")
+    #expect(extract("<meta property=og:audio content=https://a.example/listen>").audio?.type == nil)
     // Video and audio are separate groups.
     let both = "<meta property=og:video content=/v.mp4><meta property=og:audio content=/a.mp3>"
     #expect(extract(both).video?.url == "https://www.example.com/v.mp4")
@@ -280,7 +285,8 @@ struct MetadataRulesTests {
       <meta property=og:audio content=/second.mp3><meta property=og:audio:type content=audio/mpeg>
       """
     #expect(
-      extract(next).audio == AudioCandidate(url: "https://www.example.com/second.mp3", type: "audio/mpeg"))
+      extract(next).audio
+        == AudioCandidate(url: "https://www.example.com/second.mp3", type: "audio/mpeg", kind: .file))
     // A type alone makes no audio.
     #expect(extract("<meta property=og:audio:type content=audio/mpeg>").audio == nil)
   }
@@ -302,15 +308,17 @@ struct MetadataRulesTests {
       """
     #expect(
       extract(og).video
-        == VideoCandidate(url: "https://example.com/v.mp4", type: "video/mp4", width: 1920, height: 1080))
+        == VideoCandidate(
+          url: "https://example.com/v.mp4", type: "video/mp4", width: 1920, height: 1080, kind: .file))
     let twitter =
       "<meta name=twitter:player content=https://player.example/e/1><meta name=twitter:player:width content=480>"
     #expect(
       extract(twitter).video
-        == VideoCandidate(url: "https://player.example/e/1", type: "text/html", width: 480))
+        == VideoCandidate(url: "https://player.example/e/1", type: "text/html", width: 480, kind: .player))
     let youTube = extract("<title>x</title>", url: "https://youtu.be/dQw4w9WgXcQ?t=3")
     #expect(
-      youTube.video == VideoCandidate(url: "https://www.youtube.com/embed/dQw4w9WgXcQ", type: "text/html"))
+      youTube.video
+        == VideoCandidate(url: "https://www.youtube.com/embed/dQw4w9WgXcQ", type: "text/html", kind: .player))
     #expect(youTube.image?.url == "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg")
     let watch = extract("", url: "https://m.youtube.com/watch?feature=share&v=dQw4w9WgXcQ")
     #expect(watch.video?.url == "https://www.youtube.com/embed/dQw4w9WgXcQ")

@@ -103,7 +103,8 @@ struct RealWorldPageTests {
     #expect(
       metadata.video
         == VideoCandidate(
-          url: "https://www.youtube.com/embed/dQw4w9WgXcQ", type: "text/html", width: 1280, height: 720))
+          url: "https://www.youtube.com/embed/dQw4w9WgXcQ", type: "text/html", width: 1280, height: 720,
+          kind: .player, duration: 213))
     #expect(
       metadata.image
         == ImageCandidate(

@@ -50,7 +50,9 @@ struct JSONWriterTests {
       metadata: metadata, image: set, icon: set, error: error, imageError: error, iconError: error,
       render: RenderFacts(
         reason: "appShell", fields: ["title", "image"], finalURL: "https://example.com/a/rendered"),
-      renderError: RecordError(code: "renderFailed", message: "The browser exited.", stage: "render"))
+      renderError: RecordError(code: "renderFailed", message: "The browser exited.", stage: "render"),
+      oembedError: RecordError(code: "oembedInvalid", message: "Not oEmbed.", stage: "oembed"),
+      needsRendering: true)
   }()
 
   /// A card with every optional set.
@@ -64,8 +66,9 @@ struct JSONWriterTests {
       ])
     card.image = picture
     card.icon = picture
-    card.video = Card.Video(url: "https://example.com/v.mp4", type: "video/mp4", width: 640, height: 360)
-    card.audio = Card.Audio(url: "https://example.com/a.mp3", type: "audio/mpeg")
+    card.video = Card.Video(
+      url: "https://example.com/v.mp4", type: "video/mp4", width: 640, height: 360, kind: .file, duration: 93)
+    card.audio = Card.Audio(url: "https://example.com/a.mp3", type: "audio/mpeg", kind: .file, duration: 1800)
     card.error = Card.Failure(code: "timeout", message: "m", stage: "fetch")
     card.imageError = card.error
     return card

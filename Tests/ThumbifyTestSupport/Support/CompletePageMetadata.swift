@@ -21,9 +21,14 @@ extension PageMetadata {
       url: "https://example.com/favicon.ico", sizes: "32x32", type: "image/x-icon")
     page.icons = [page.icon!]
     page.video = VideoCandidate(
-      url: "https://example.com/v.mp4", type: "video/mp4", width: 640, height: 360)
-    page.audio = AudioCandidate(url: "https://example.com/a.mp3", type: "audio/mpeg")
+      url: "https://example.com/v.mp4", type: "video/mp4", width: 640, height: 360, kind: .file,
+      duration: 93)
+    page.audio = AudioCandidate(
+      url: "https://example.com/a.mp3", type: "audio/mpeg", kind: .file, duration: 1800)
     page.oembed = "https://example.com/oembed?url=a"
+    page.embed = Embed(
+      provider: "Example Video", type: "video", width: 640, height: 360,
+      iframeURL: "https://example.com/embed/1")
     page.author = "Author"
     page.publishedTime = "2026-01-01"
     page.modifiedTime = "2026-01-02T03:04:05Z"

@@ -57,5 +57,43 @@ extension ChromiumTests {
         #expect(keys[index] == CardKey(normalizedURL: expected).hex, "\(spelling)")
       }
     }
+
+    /// Issue 35: a card with a video plays it on a click — the oEmbed iframe, sandboxed, else a
+    /// `<video>` for a file — instead of following the link; the page's markup never is drawn.
+    @Test(arguments: [true, false])
+    func aPlayableCardShowsItsPlayerOnAClick(hasEmbed: Bool) async throws {
+      let root = try FrontendFixtures.temporaryDirectory()
+      let output = root + "/out"
+      try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+      var records = try FrontendFixtures.records(in: output, count: 1)
+      // Loopback addresses on a closed port: nothing leaves the machine, and the check removes the
+      // player in the task that made it.
+      records[0].metadata?.video = VideoCandidate(
+        url: "http://127.0.0.1:9/v.mp4", type: "video/mp4", width: 640, height: 360, kind: .file)
+      if hasEmbed {
+        records[0].metadata?.embed = Embed(
+          provider: "Loopback", type: "video", width: 640, height: 360,
+          iframeURL: "https://127.0.0.1:9/embed/1")
+      }
+      try CardWriter(outputDirectory: output).write(records: records)
+      try FileManager.default.copyItem(atPath: Self.sample, toPath: root + "/frontend")
+
+      let (status, result) = try await ReportBrowserTests().check([
+        "frontend", root + "/frontend/index.html", "--serve", root, "--url", records[0].normalizedURL,
+        "--output",
+        "../out/",
+      ])
+
+      #expect(status == 0, "\(result["failures"] ?? "")")
+      let player = try #require(result["player"] as? [String: Any])
+      if hasEmbed {
+        #expect(player["tag"] as? String == "iframe")
+        #expect(player["src"] as? String == "https://127.0.0.1:9/embed/1")
+        #expect((player["sandbox"] as? String)?.contains("allow-scripts") == true)
+      } else {
+        #expect(player["tag"] as? String == "video")
+        #expect(player["src"] as? String == "http://127.0.0.1:9/v.mp4")
+      }
+    }
   }
 }

@@ -47,6 +47,29 @@ struct ReportWriterTests {
     #expect(summary.failed == 172)
   }
 
+  /// Issue 35: an app shell's card carries `needsRendering` to the page, which badges it; a card with
+  /// a video carries it (the play badge); other cards carry neither.
+  @Test func appShellsAndVideosReachThePage() throws {
+    var shell = CrawlRecord(
+      originalURL: "https://a.example/", normalizedURL: "https://a.example/", outcome: .ok)
+    shell.needsRendering = true
+    var video = CrawlRecord(
+      originalURL: "https://v.example/", normalizedURL: "https://v.example/", outcome: .ok)
+    video.metadata = PageMetadata()
+    video.metadata?.video = VideoCandidate(url: "https://v.example/a.mp4", type: "video/mp4", kind: .file)
+    let plain = CrawlRecord(
+      originalURL: "https://p.example/", normalizedURL: "https://p.example/", outcome: .ok)
+    let (bytes, _) = ReportWriter(outputDirectory: "/o").render(
+      cards: [shell, video, plain].map { Card(record: $0) }, title: "t")
+    let page = String(decoding: bytes, as: UTF8.self)
+    let block = try #require(scripts(in: page).first { $0.tag.contains("chunk-0") })
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(block.body.utf8)) as? [[String: Any]])
+    #expect(entries.map { $0["needsRendering"] as? Bool } == [true, nil, nil])
+    #expect(entries.map { ($0["video"] as? [String: Any])?["kind"] as? String } == [nil, "file", nil])
+    #expect(page.contains("Needs JavaScript") && page.contains("\\u25B6 Video"))
+  }
+
   @Test func theOnlyExecutableScriptIsTheOneTheCSPHashes() throws {
     let page = String(
       decoding: ReportWriter(outputDirectory: "/o").render(cards: cards(3), title: "t").page, as: UTF8.self)
