@@ -272,6 +272,18 @@ public final class CrawlJob: Sendable {
       let (state, run, journal, cardWriter, hadCards) = try await BlockingIO.run {
         () throws(StoreError) in try self.prepare()
       }
+      let shard = shard
+      /// The list, reading only this run's shard.
+      func open() throws(StoreError) -> URLListReader {
+        let reader = try openList()
+        reader.shard = shard
+        return reader
+      }
+      if let pruning, !pruning.isForced {
+        try await BlockingIO.run { () throws(StoreError) in
+          try Self.refuseAPruneBeyondItsLimit(pruning, state: state, list: try open())
+        }
+      }
       // One browser for the run, started by the first page that needs it, killed when the run ends.
       let render =
         renderer.map { RenderStep(mode: configuration.render, renderer: .success($0)) }
@@ -283,13 +295,6 @@ public final class CrawlJob: Sendable {
         state: state, run: run.id, outputDirectory: outputDirectory, cards: cardWriter,
         decodeJournal: journal, stop: stopper, render: render, baseline: baseline?.directory)
       let counts = Mutex(Summary())
-      let shard = shard
-      /// The list, reading only this run's shard.
-      func open() throws(StoreError) -> URLListReader {
-        let reader = try openList()
-        reader.shard = shard
-        return reader
-      }
       let list = try await BlockingIO.run { () throws(StoreError) in try open() }
       // The crawl pass stops reading at a stop (a line that never ends is skipped only until then);
       // the manifest pass reads the list whole, as far as the crawl read it or further.
@@ -463,6 +468,27 @@ extension CrawlJob {
         index += 1
       }
       return false
+    }
+  }
+}
+
+extension CrawlJob {
+  /// Refuses a prune beyond its limit before the crawl fetches anything (it was refused only after
+  /// crawling the whole list): the state's pages that the list names are counted (a URL listed twice
+  /// counts twice, so the count of pages to remove is never too high), and the run stops when the
+  /// others are more than the limit allows. The manifest pass checks again with the exact count.
+  fileprivate static func refuseAPruneBeyondItsLimit(
+    _ pruning: Pruning, state: StateStore, list: URLListReader
+  ) throws(StoreError) {
+    let known = try state.pageCount()
+    guard known > 0 else { return }
+    var listed = 0
+    while let entry = try list.next() {
+      if case .url(_, _, let normalized) = entry, !(try state.page(normalized).isEmpty) { listed += 1 }
+    }
+    let unlisted = known - listed
+    if unlisted > 0, !pruning.limit.allows(unlisted, of: known) {
+      throw .pruneRefused(removing: unlisted, known: known, limit: pruning.limit.description)
     }
   }
 }

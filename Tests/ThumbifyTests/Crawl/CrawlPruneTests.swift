@@ -104,11 +104,14 @@ struct CrawlPruneTests {
     defer { removeDirectory(directory) }
     _ = try await crawl(Self.pages)
     let manifestBefore = try String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)
+    fetcher.resetLog()
     // When a run with pruning lists three of the ten URLs (7 to remove, over 20 %)
     await #expect(throws: StoreError.pruneRefused(removing: 7, known: 10, limit: "20%")) {
       _ = try await crawl(Array(Self.pages.prefix(3)), pruning: CrawlJob.Pruning())
     }
-    // Then nothing is removed or replaced
+    // Then it was refused before any fetch (not after crawling the whole list, as before)
+    #expect(fetcher.requests.isEmpty, "\(fetcher.requests.map(\.url))")
+    // And nothing is removed or replaced
     #expect(try String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8) == manifestBefore)
     #expect(try cards() == Set(Self.pages.map(card)))
     #expect(try statePages() == 10)
@@ -122,15 +125,16 @@ struct CrawlPruneTests {
   @Test func aForcedPruneRemovesBeyondTheLimit() async throws {
     defer { removeDirectory(directory) }
     _ = try await crawl(Self.pages)
-    // The refused run left its run unfinished: the forced rerun resumes it and fetches nothing again.
+    // The refused run fetched nothing and left its run unfinished: the forced rerun resumes it.
+    fetcher.resetLog()
     await #expect(throws: StoreError.self) {
       _ = try await crawl([Self.pages[0]], pruning: CrawlJob.Pruning(limit: .count(0)))
     }
-    fetcher.resetLog()
+    #expect(fetcher.requests.isEmpty)
     let (summary, records) = try await crawl(
       [Self.pages[0]], pruning: CrawlJob.Pruning(limit: .count(0), isForced: true))
     #expect(summary.isResumed)
-    #expect(fetcher.requests.filter { $0.kind == .page }.isEmpty)
+    #expect(fetcher.requests.filter { $0.kind == .page }.map(\.url) == [Self.pages[0]])
     #expect(summary.pruned == 9)
     #expect(records.map(\.normalizedURL) == [Self.pages[0]])
     #expect(try cards() == [card(Self.pages[0])])
