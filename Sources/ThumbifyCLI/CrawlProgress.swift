@@ -60,7 +60,7 @@ final class CrawlProgress: Sendable {
     guard !isQuiet else { return }
     let line =
       format == .json
-      ? Diagnostics.json(["event": "stopping", "message": message])
+      ? Diagnostics.logLine(["event": "stopping", "message": message], level: .warning)
       : Console.escapingControls(message)
     console.writeError(raw: showsBar ? "\r\u{1B}[2K" + line + "\n" : line + "\n")
   }
@@ -98,7 +98,7 @@ final class CrawlProgress: Sendable {
   /// Logs a URL removed by `--prune` (JSON log only: the text summary counts them, last-run.json names them).
   func pruned(_ url: String) {
     guard format == .json, !isQuiet else { return }
-    let line = Diagnostics.json(["event": "pruned", "normalizedURL": url])
+    let line = Diagnostics.logLine(["event": "pruned", "normalizedURL": url], level: .info)
     let wasDrawn = state.withLock { $0.isBarDrawn }
     console.writeError(raw: (wasDrawn ? "\r\u{1B}[2K" : "") + Console.escapingControls(line) + "\n")
   }
@@ -126,7 +126,7 @@ final class CrawlProgress: Sendable {
         "code": error.code, "message": error.message,
       ]
       if let hint { object["hint"] = hint }
-      return Diagnostics.json(object)
+      return Diagnostics.logLine(object, level: .warning)
     }
   }
 
@@ -173,7 +173,7 @@ final class CrawlProgress: Sendable {
       // The JSON log lists what the report lists (cards without image or icon, failures, pruned URLs),
       // up to the same cap.
       object.merge(RunReport.members(summary, listing: CrawlReport.maxListed)) { old, _ in old }
-      return Diagnostics.json(object)
+      return Diagnostics.logLine(object, level: .info)
     case .text:
       let rate = summary.seconds > 0 ? Double(crawled) / summary.seconds : 0
       var text = String(

@@ -1,4 +1,5 @@
 import Foundation
+import ThumbifySystem
 
 /// How a command writes its log and error lines on standard error (`--log-format`).
 public enum LogFormat: String, Sendable, CaseIterable {
@@ -61,7 +62,7 @@ struct Diagnostics: Sendable {
       object["message"] = message
       if let hint { object["hint"] = hint }
       if let code { object["code"] = code }
-      console.printError(Self.json(object))
+      console.printError(Self.logLine(object, level: .error))
     }
   }
 
@@ -70,7 +71,9 @@ struct Diagnostics: Sendable {
   func note(_ message: String, event: String) {
     switch format {
     case .text: console.printError(message)
-    case .json: console.printError(Self.json(["event": event, "command": command, "message": message]))
+    case .json:
+      console.printError(
+        Self.logLine(["event": event, "command": command, "message": message], level: .info))
     }
   }
 
@@ -86,7 +89,7 @@ struct Diagnostics: Sendable {
       object["command"] = command
       object["code"] = code
       object["message"] = message
-      console.printError(Self.json(object))
+      console.printError(Self.logLine(object, level: .warning))
     }
   }
 
@@ -100,7 +103,7 @@ struct Diagnostics: Sendable {
       var object = fields
       object["event"] = "summary"
       object["command"] = command
-      console.print(Self.json(object))
+      console.print(Self.logLine(object, level: .info))
     }
   }
 
@@ -127,6 +130,20 @@ struct Diagnostics: Sendable {
     case "blockedPrivateAddress": "Pass --allow-private-network to allow loopback and private addresses."
     default: nil
     }
+  }
+
+  /// How much a log line matters, its `level` in JSON: what a log collector filters and alerts on.
+  enum Level: String {
+    case error, warning, info
+  }
+
+  /// One log line in JSON: `object` with the `time` it was written (RFC 3339, UTC, milliseconds)
+  /// and its `level`, as log collectors (Loki, journald's JSON, Elastic) expect of every line.
+  static func logLine(_ object: [String: Any], level: Level) -> String {
+    var object = object
+    object["time"] = Timestamp.iso8601Milliseconds(Date().timeIntervalSince1970)
+    object["level"] = level.rawValue
+    return json(object)
   }
 
   /// One JSON object on one line with sorted keys (log lines are compared and grepped).

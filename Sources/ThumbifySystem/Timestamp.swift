@@ -29,4 +29,14 @@ package enum Timestamp {
     text += "Z"
     return text
   }
+
+  /// `2026-11-29T21:51:12.345Z`: with milliseconds, for log lines (several a second).
+  package static func iso8601Milliseconds(_ secondsSince1970: Double) -> String {
+    let whole = secondsSince1970.rounded(.down)
+    let milliseconds = min(999, Int((secondsSince1970 - whole) * 1000))
+    let digits = String(milliseconds)
+    var text = iso8601(whole)
+    text.removeLast()  // the Z
+    return text + "." + String(repeating: "0", count: 3 - digits.utf8.count) + digits + "Z"
+  }
 }

@@ -111,8 +111,12 @@ struct StateOptionTests {
       "--allow-private-network", "--ignore-robots", "--log-format", "json",
     ])
     let first = try #require(result.err.split(separator: "\n").first)
-    let object = try #require(
+    var object = try #require(
       try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: String])
+    // Every JSON log line says when it was written, and how much it matters
+    let time = object.removeValue(forKey: "time") ?? ""
+    #expect(time.hasPrefix("20") && time.hasSuffix("Z") && time.count == 24, "\(time)")
+    #expect(object.removeValue(forKey: "level") == "info")
     #expect(
       object == [
         "event": "stateMoved", "command": "crawl",

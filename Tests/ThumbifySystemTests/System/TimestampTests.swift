@@ -25,4 +25,12 @@ struct TimestampTests {
     #expect(Timestamp.iso8601(0) == "1970-01-01T00:00:00Z")
     #expect(Timestamp.iso8601(951_782_400) == "2000-02-29T00:00:00Z")
   }
+
+  @Test func logLinesCarryMilliseconds() {
+    #expect(Timestamp.iso8601Milliseconds(0) == "1970-01-01T00:00:00.000Z")
+    #expect(Timestamp.iso8601Milliseconds(951_782_400.5) == "2000-02-29T00:00:00.500Z")
+    #expect(
+      Timestamp.iso8601Milliseconds(1_796_116_846.0071) == Timestamp.iso8601(1_796_116_846).dropLast()
+        + ".007Z")
+  }
 }
