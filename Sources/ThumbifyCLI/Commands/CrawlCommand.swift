@@ -175,7 +175,7 @@ enum CrawlCommand: Subcommand {
       listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
       configuration: CrawlConfiguration(
         concurrency: concurrency, maxAge: maxAge,
-        variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout,
+        variants: variants.isEmpty ? ThumbnailVariant.defaults : variants, timeout: fetcher.timeout,
         render: render.mode, renderBudget: render.budget),
       fetcher: fetcher,
       isQuiet: arguments.flag("quiet"),

@@ -157,7 +157,7 @@ struct VariantSpecificationTests {
   @Test func iconVariantsAreMadeFromTheIcon() {
     #expect(ThumbnailVariant(specification: "icon2x=128x128")?.role == .icon)
     #expect(ThumbnailVariant(specification: "card=600x1200")?.role == .image)
-    #expect(ThumbnailVariant.crawlDefaults.map(\.role) == [.image, .image, .icon])
+    #expect(ThumbnailVariant.defaults.map(\.role) == [.image, .image, .icon])
   }
 }
 
