@@ -5,12 +5,15 @@ extension ThumbnailVariant {
   /// `icon` for variants whose name starts with `icon`, else `image`.
   public var role: Role { name.hasPrefix("icon") ? .icon : .image }
 
-  /// The canonical spelling, `card=600x1200,contain,webp,q=80`.
+  /// The canonical spelling, `card=600x1200,contain,webp,q=80` (and `,m=N` when the variant sets
+  /// libwebp's method).
   public var specification: String {
     "\(name)=\(box),\(fit.rawValue),\(encoding.format.rawValue),q=\(encoding.quality)"
+      + (encoding.webpMethod.map { ",m=\($0)" } ?? "")
   }
 
-  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N]`; `nil` when malformed.
+  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]`; `nil` when
+  /// malformed. `m` is libwebp's method, 0–6.
   ///
   /// A name starting with `icon` makes the variant from the site icon; any other from the card image.
   public init?(specification text: String) {
@@ -33,6 +36,8 @@ extension ThumbnailVariant {
         encoding.format = format
       } else if option.hasPrefix("q="), let quality = Int(option.dropFirst(2)), (1...100).contains(quality) {
         encoding.quality = quality
+      } else if option.hasPrefix("m="), let method = Int(option.dropFirst(2)), (0...6).contains(method) {
+        encoding.webpMethod = method
       } else {
         return nil
       }

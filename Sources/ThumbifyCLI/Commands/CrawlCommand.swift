@@ -41,7 +41,7 @@ enum CrawlCommand: Subcommand {
       .option(
         "variant", value: "spec",
         help:
-          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N]; repeat for several. "
+          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]; repeat for several. "
           + "Names starting with 'icon' are made from the icon. (default: card=600x1200, "
           + "card2x=1200x2400, icon=64x64,cover)",
         isRepeating: true),
