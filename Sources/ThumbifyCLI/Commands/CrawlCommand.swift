@@ -42,8 +42,8 @@ enum CrawlCommand: Subcommand {
         "variant", value: "spec",
         help:
           "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]; repeat for several. "
-          + "Names starting with 'icon' are made from the icon. (default: card=600x1200, "
-          + "card2x=1200x2400, icon=64x64,cover)",
+          + "Names starting with 'icon' are made from the icon. (default: card=600x1200,q=85,m=2, "
+          + "card2x=1200x2400,q=85,m=2, icon=64x64,cover)",
         isRepeating: true),
       .option(
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
