@@ -35,11 +35,12 @@ extension LinkMetadata {
   /// a server's request handlers keep running while an image is thumbnailed. The fetch counts
   /// against the provider's default timeout and is cancelled by its `cancel()`.
   ///
-  /// - Parameter variants: what to make, at least one; the crawl's card sizes by default.
+  /// - Parameter variants: what to make, at least one; by default the image variants of the default
+  ///   set (``ThumbnailVariant/defaultImageVariants``), which a crawl makes too, byte for byte.
   /// - Throws: `LinkPreviewError`: `.noImage` when the metadata names no image (or was made
   ///   without a provider: see ``LinkMetadataProvider/attached(_:)``), `.fetch` when the image cannot
   ///   be fetched, `.thumbnail` when it cannot be decoded.
-  public func imageThumbnails(_ variants: [ThumbnailVariant] = [.card, .card2x])
+  public func imageThumbnails(_ variants: [ThumbnailVariant] = ThumbnailVariant.defaultImageVariants)
     async throws(LinkPreviewError) -> LinkThumbnails
   {
     try await thumbnails(of: card.image, variants: variants)
@@ -47,7 +48,8 @@ extension LinkMetadata {
 
   /// The site icon's thumbnail, like ``imageThumbnails(_:)``.
   ///
-  /// - Parameter variant: the icon's size; 64×64, centre-cropped, PNG by default.
+  /// - Parameter variant: the icon's size; by default the default set's ``ThumbnailVariant/icon``
+  ///   (64×64, centre-cropped, WebP), as a crawl makes it.
   public func iconThumbnail(_ variant: ThumbnailVariant = .icon) async throws(LinkPreviewError)
     -> LinkThumbnail
   {

@@ -31,7 +31,7 @@ public struct CrawlConfiguration: Sendable {
 
   public init(
     concurrency: Int = 64, maxImageCandidates: Int = 3, maxIconCandidates: Int = 4, maxAge: Double? = nil,
-    variants: [ThumbnailVariant] = ThumbnailVariant.crawlDefaults,
+    variants: [ThumbnailVariant] = ThumbnailVariant.defaults,
     cpuThreads: Int = ProcessInfo.processInfo.activeProcessorCount, timeout: Duration = .seconds(30),
     render: RenderMode = .never, renderBudget: RenderBudget = RenderBudget()
   ) {

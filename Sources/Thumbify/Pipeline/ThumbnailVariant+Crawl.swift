@@ -5,24 +5,15 @@ extension ThumbnailVariant {
   /// `icon` for variants whose name starts with `icon`, else `image`.
   public var role: Role { name.hasPrefix("icon") ? .icon : .image }
 
-  /// The crawl's defaults: `card` 600 px and `card2x` 1200 px wide, and a 64×64 `icon`, all WebP q80.
-  ///
-  /// The card boxes are 600×1200 and 1200×2400 with `contain`: landscape and square images get the
-  /// full width and a height from their aspect ratio; an image taller than twice its width is capped
-  /// at twice the width in height (a 1000×5000 infographic becomes 240×1200). Never upscaled. The
-  /// icon is centre-cropped to 64×64 (smaller icons are kept at their size).
-  public static let crawlDefaults: [ThumbnailVariant] = [
-    ThumbnailVariant(name: "card", box: Size(width: 600, height: 1200)),
-    ThumbnailVariant(name: "card2x", box: Size(width: 1200, height: 2400)),
-    ThumbnailVariant(name: "icon", box: Size(width: 64, height: 64), fit: .cover),
-  ]
-
-  /// The canonical spelling, `card=600x1200,contain,webp,q=80`.
+  /// The canonical spelling, `card=600x1200,contain,webp,q=80` (and `,m=N` when the variant sets
+  /// libwebp's method).
   public var specification: String {
     "\(name)=\(box),\(fit.rawValue),\(encoding.format.rawValue),q=\(encoding.quality)"
+      + (encoding.webpMethod.map { ",m=\($0)" } ?? "")
   }
 
-  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N]`; `nil` when malformed.
+  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]`; `nil` when
+  /// malformed. `m` is libwebp's method, 0–6.
   ///
   /// A name starting with `icon` makes the variant from the site icon; any other from the card image.
   public init?(specification text: String) {
@@ -45,6 +36,8 @@ extension ThumbnailVariant {
         encoding.format = format
       } else if option.hasPrefix("q="), let quality = Int(option.dropFirst(2)), (1...100).contains(quality) {
         encoding.quality = quality
+      } else if option.hasPrefix("m="), let method = Int(option.dropFirst(2)), (0...6).contains(method) {
+        encoding.webpMethod = method
       } else {
         return nil
       }

@@ -41,9 +41,9 @@ enum CrawlCommand: Subcommand {
       .option(
         "variant", value: "spec",
         help:
-          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N]; repeat for several. "
-          + "Names starting with 'icon' are made from the icon. (default: card=600x1200, "
-          + "card2x=1200x2400, icon=64x64,cover)",
+          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]; repeat for several. "
+          + "Names starting with 'icon' are made from the icon. (default: card=600x1200,q=85,m=2, "
+          + "card2x=1200x2400,q=85,m=2, icon=64x64,cover)",
         isRepeating: true),
       .option(
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
@@ -173,7 +173,7 @@ enum CrawlCommand: Subcommand {
     }
     var configuration = CrawlConfiguration(
       concurrency: concurrency, maxAge: maxAge,
-      variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants, timeout: fetcher.timeout,
+      variants: variants.isEmpty ? ThumbnailVariant.defaults : variants, timeout: fetcher.timeout,
       render: render.mode, renderBudget: render.budget)
     configuration.oembed = try OEmbedOptions.parse(arguments)
     return Options(

@@ -19,10 +19,14 @@ public struct EncodeOptions: Sendable, Hashable {
   public var format: OutputFormat
   /// 1–100 for WebP, JPEG and AVIF; ignored by PNG.
   public var quality: Int
+  /// libwebp's `method`, its speed/size trade-off from 0 (fastest) to 6 (smallest); `nil` leaves it to
+  /// the encoder (`WebPEncoder.method`, 4). Ignored by the other formats.
+  public var webpMethod: Int?
 
-  public init(format: OutputFormat = .webp, quality: Int = 80) {
+  public init(format: OutputFormat = .webp, quality: Int = 80, webpMethod: Int? = nil) {
     self.format = format
     self.quality = quality
+    self.webpMethod = webpMethod
   }
 }
 

@@ -9,7 +9,8 @@ import CWebP
 ///
 /// The corresponding C function is `WebPEncode`.
 public struct WebPEncoder: ImageEncoding {
-  /// libwebp's speed/size trade-off, 0 (fast) to 6 (small).
+  /// libwebp's speed/size trade-off, 0 (fast) to 6 (small), for encodes whose options give none
+  /// (`EncodeOptions.webpMethod`).
   public var method: Int32
 
   public init(method: Int32 = 4) {
@@ -45,7 +46,7 @@ public struct WebPEncoder: ImageEncoding {
         format: .webp, message: "libwebp rejected its own configuration (version mismatch).")
     }
     config.quality = Float(min(max(options.quality, 0), 100))
-    config.method = method
+    config.method = options.webpMethod.map { Int32(min(max($0, 0), 6)) } ?? method
     config.thread_level = 0
     var picture = WebPPicture()
     guard thumbify_webp_picture_init(&picture) != 0 else {

@@ -52,6 +52,24 @@ struct ImageEncoderTests {
     #expect(decoded.pixels.allSatisfy { $0 >= 250 })
   }
 
+  @Test func aWebPMethodInTheOptionsReachesLibwebp() throws {
+    let photo = Resampler().resize(try Fixtures.photo("storm.jpg"), to: Size(width: 300, height: 200))
+    let unset = try ImageEncoder().encode(photo, options: EncodeOptions(format: .webp))
+    let four = try ImageEncoder().encode(photo, options: EncodeOptions(format: .webp, webpMethod: 4))
+    let two = try ImageEncoder().encode(photo, options: EncodeOptions(format: .webp, webpMethod: 2))
+    // Unset is the encoder's own method, 4; method 2 skips rate-distortion optimisation: other bytes.
+    #expect(unset == four)
+    #expect(two != four)
+    let decoded = try #require(LibraryDecoder.pixels(of: two))
+    #expect(decoded.width == 300 && decoded.height == 200)
+    #expect(Self.psnr(decoded, photo) >= 30)
+    // The planar path takes the method too.
+    let planes = YCbCrImage(fullRange: photo)
+    let planarFour = try ImageEncoder().encode(planes, options: EncodeOptions(format: .webp, webpMethod: 4))
+    let planarTwo = try ImageEncoder().encode(planes, options: EncodeOptions(format: .webp, webpMethod: 2))
+    #expect(planarTwo != planarFour)
+  }
+
   @Test(arguments: OutputFormat.allCases)
   func sameInputGivesIdenticalBytes(_ format: OutputFormat) throws {
     let photo = try Fixtures.photo("ladybird.webp")

@@ -217,7 +217,7 @@ struct CrawlJobTests {
     defer { removeDirectory(directory) }
     // Given a run that finished two URLs and then died before writing its manifest
     let state = try StateStore(path: testLayout(directory).stateDatabase)
-    let run = try state.beginRun(options: ThumbnailVariant.crawlDefaults.cacheKey)
+    let run = try state.beginRun(options: ThumbnailVariant.defaults.cacheKey)
     let crawler = Crawler(
       configuration: CrawlConfiguration(), fetcher: fetcher, extractor: StubExtractor(),
       thumbnailer: StubThumbnailer(root: directory), state: state, run: run.id, outputDirectory: directory)

@@ -140,6 +140,8 @@ struct VariantSpecificationTests {
     ("icon-sm=32x32,png,cover,q=90", "icon-sm=32x32,cover,png,q=90"),
     ("x=10X20,jpg", "x=10x20,contain,jpeg,q=80"),
     ("card=600x315,avif,q=60", "card=600x315,contain,avif,q=60"),
+    ("card2x=1200x2400,q=85,m=2", "card2x=1200x2400,contain,webp,q=85,m=2"),
+    ("fast=600x600,m=0,webp", "fast=600x600,contain,webp,q=80,m=0"),
   ])
   func parsesAndPrintsCanonically(text: String, canonical: String) throws {
     let variant = try #require(ThumbnailVariant(specification: text))
@@ -148,7 +150,7 @@ struct VariantSpecificationTests {
 
   @Test(arguments: [
     "card", "=600x300", "card=600", "card=0x10", "card=600x300,gif", "card=600x300,heic", "card=600x300,q=0",
-    "c d=1x1",
+    "c d=1x1", "card=600x300,m=7", "card=600x300,m=-1", "card=600x300,m=",
   ])
   func rejectsMalformedSpecifications(text: String) {
     #expect(ThumbnailVariant(specification: text) == nil)
@@ -157,7 +159,16 @@ struct VariantSpecificationTests {
   @Test func iconVariantsAreMadeFromTheIcon() {
     #expect(ThumbnailVariant(specification: "icon2x=128x128")?.role == .icon)
     #expect(ThumbnailVariant(specification: "card=600x1200")?.role == .image)
-    #expect(ThumbnailVariant.crawlDefaults.map(\.role) == [.image, .image, .icon])
+    #expect(ThumbnailVariant.defaults.map(\.role) == [.image, .image, .icon])
+  }
+
+  @Test func theDefaultsSpellTheirEncoderSettings() {
+    #expect(
+      ThumbnailVariant.defaults.map(\.specification) == [
+        "card=600x1200,contain,webp,q=85,m=2", "card2x=1200x2400,contain,webp,q=85,m=2",
+        "icon=64x64,cover,webp,q=80",
+      ])
+    #expect(ThumbnailVariant.defaultImageVariants == [.card, .card2x])
   }
 }
 

@@ -29,16 +29,16 @@ struct ThumbnailerTests {
       of: try Fixtures.photoBytes("storm.jpg"), source: "storm.jpg", variants: [.card, .card2x, .icon])
     let requests = decoder.requests.withLock { $0 }
     #expect(requests.count == 1)
-    #expect(requests.first?.target == Size(width: 1200, height: 630))
+    #expect(requests.first?.target == Size(width: 1200, height: 2400))
     #expect(requests.first?.fit == .cover)
     #expect(set.variants.map(\.name) == ["card", "card2x", "icon"])
     #expect(set.width == 945 && set.height == 630)
-    // 945×630 into 600×315 contain → 473×315; 2× is no upscale → the source size; icon 64×64.
+    // 945×630 into 600×1200 contain → 600×400; 2× is no upscale → the source size; icon 64×64.
     #expect(
       set.variants.map { Size(width: $0.width, height: $0.height) } == [
-        Size(width: 473, height: 315), Size(width: 945, height: 630), Size(width: 64, height: 64),
+        Size(width: 600, height: 400), Size(width: 945, height: 630), Size(width: 64, height: 64),
       ])
-    #expect(set.variants.map(\.format) == [.webp, .webp, .png])
+    #expect(set.variants.map(\.format) == [.webp, .webp, .webp])
     for thumbnail in set.variants {
       let bytes = try #require(FileManager.default.contents(atPath: root + "/" + thumbnail.path))
       #expect(bytes.count == thumbnail.bytes)
