@@ -40,7 +40,7 @@ public final class MemoryLinkMetadataCache: LinkMetadataCaching {
 ///
 /// Read-only: the crawl owns the directory (it replaces and sweeps cards as it runs), so `store` keeps
 /// nothing; put a `MemoryLinkMetadataCache` in front when fetched URLs should be remembered too
-/// (``LinkMetadataProvider/init(fetcher:extractor:cache:cpuPool:timeout:render:renderBudget:)``
+/// (``LinkMetadataProvider``'s initializer
 /// takes one cache; chain them with your own type). A card whose URL failed (`state` `failed`) is a miss; a `stale` card
 /// (the last run failed, the card keeps the last good data) is a hit.
 public struct CardDirectoryCache: LinkMetadataCaching {
