@@ -37,4 +37,10 @@ static inline const struct sockaddr *thumbify_mhd_client_address(struct MHD_Conn
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
   return info == NULL ? NULL : info->client_addr;
 }
+
+/// A response holding a copy of `size` bytes at `buffer` (Swift does not see MHD_RESPMEM_MUST_COPY:
+/// the enum's case names clash with its type's prefix rules).
+static inline struct MHD_Response *thumbify_mhd_response_copying(size_t size, const void *buffer) {
+  return MHD_create_response_from_buffer(size, (void *)buffer, MHD_RESPMEM_MUST_COPY);
+}
 #endif
