@@ -242,18 +242,15 @@ struct AccessLog: Sendable {
       route: response.route, status: response.status, seconds: seconds, source: response.logFields["source"],
       code: response.status >= 400 ? response.logFields["code"] : nil)
     let milliseconds = (seconds * 1000 * 10).rounded() / 10
-    switch diagnostics.format {
-    case .json:
-      var object: [String: Any] = [
-        "event": "request", "command": "serve", "method": request.method, "target": request.target,
-        "client": request.client, "status": response.status, "bytes": response.byteCount, "ms": milliseconds,
-      ]
-      for (key, value) in response.logFields { object[key] = value }
-      diagnostics.console.printError(Diagnostics.json(object))
-    case .text:
-      diagnostics.console.printError(
-        "\(request.client) \"\(request.method) \(request.target)\" \(response.status) \(response.byteCount) \(milliseconds)ms"
-      )
-    }
+    var fields: [String: Any] = [
+      "method": request.method, "target": request.target, "client": request.client, "status": response.status,
+      "bytes": response.byteCount, "ms": milliseconds,
+    ]
+    for (key, value) in response.logFields { fields[key] = value }
+    diagnostics.event(
+      "request",
+      text:
+        "\(request.client) \"\(request.method) \(request.target)\" \(response.status) \(response.byteCount) \(milliseconds)ms",
+      fields: fields)
   }
 }

@@ -87,27 +87,37 @@ final class ServeMetrics: Sendable {
   }
 }
 
-/// Requests per client per minute: a counter per client in the current minute, all dropped when the
-/// minute turns (memory is bounded by the clients of one minute).
+/// Requests per client per minute, as a token bucket per client: `limit` requests at once, then one
+/// more every `60 / limit` seconds. A client whose bucket is full again is forgotten (swept when
+/// the table grows), so memory is bounded by the clients active in the last minute.
 final class RateLimiter: Sendable {
   private let limit: Int
-  private let state = Mutex<(minute: Int, counts: [String: Int])>((0, [:]))
+  /// Tokens left and when they were counted, per client.
+  private let state = Mutex<[String: (tokens: Double, at: Double)]>([:])
 
   /// `limit` requests per minute per client; 0 for none.
   init(perMinute limit: Int) { self.limit = limit }
 
-  /// Counts one request of `client`; the seconds until it may ask again when it is past its limit.
+  /// Counts one request of `client` at `now` (seconds); the seconds until it may ask again when it
+  /// is past its limit.
   func admit(_ client: String, now: Double) -> Int? {
     guard limit > 0 else { return nil }
-    let minute = Int(now / 60)
-    return state.withLock { state -> Int? in
-      if state.minute != minute {
-        state.minute = minute
-        state.counts.removeAll(keepingCapacity: true)
+    let capacity = Double(limit)
+    let perSecond = capacity / 60
+    return state.withLock { buckets -> Int? in
+      if buckets.count > 10_000 {
+        buckets = buckets.filter { $0.value.tokens + (now - $0.value.at) * perSecond < capacity }
       }
-      let count = state.counts[client, default: 0] + 1
-      state.counts[client] = count
-      return count > limit ? max(1, (minute + 1) * 60 - Int(now)) : nil
+      var bucket = buckets[client] ?? (capacity, now)
+      bucket.tokens = min(capacity, bucket.tokens + max(0, now - bucket.at) * perSecond)
+      bucket.at = now
+      guard bucket.tokens >= 1 else {
+        buckets[client] = bucket
+        return max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
+      }
+      bucket.tokens -= 1
+      buckets[client] = bucket
+      return nil
     }
   }
 }
