@@ -205,7 +205,7 @@ struct ServeCommandTests {
 
   @Test("SIGTERM answers the requests in flight, refuses new ones and exits 0")
   func sigtermDrains() async throws {
-    let nginx = try await LoopbackNginx(options: .init(limitRate: "20k"))
+    let nginx = try await LoopbackNginx(options: .init(limitRate: "4k"))
     try nginx.write(
       "slow.html",
       "<html><head><title>Slow</title></head><body>" + String(repeating: "x", count: 40_000)
@@ -213,7 +213,8 @@ struct ServeCommandTests {
     let server = try await ServeProcess(["--allow-private-network"])
     let target = ServeProcess.cardTarget(nginx.url("/slow.html"))
     let inFlight = Task { try await server.get(target) }
-    // Waits until the fetch is under way (the metrics say so), then signals.
+    // Waits until the fetch is under way (the metrics say so), then signals. At 4 kB/s the page takes
+    // about 10 s, well within the 30 s --timeout the drain waits for.
     while true {
       let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
       if metrics.contains("thumbify_serve_live_fetches 1") { break }

@@ -158,6 +158,25 @@ public final class CardService: Sendable {
   /// - Throws: `CardServiceError`: the URL is invalid or names a private address, too many live
   ///   fetches run, the live fetch passed its deadline, the service is stopping, or the store failed.
   public func card(for url: String) async throws(CardServiceError) -> Answer {
+    let (normalized, key) = try checked(url)
+    if let answer = crawlCard(key) { return answer }
+    if let answer = try storedCard(key) { return answer }
+    return try await fetch(url: url, normalizedURL: normalized, key: key)
+  }
+
+  /// The card of `url` when it is known without fetching (the crawl's cards, the service's store),
+  /// else nil: `card(for:)` without its live fetch, and without suspending (an HTTP server answers
+  /// hits on its own thread this way and hands only misses to Swift concurrency).
+  ///
+  /// - Throws: `CardServiceError` for an invalid or private URL, or a store that failed.
+  public func knownCard(for url: String) throws(CardServiceError) -> Answer? {
+    let (_, key) = try checked(url)
+    if let answer = crawlCard(key) { return answer }
+    return try storedCard(key)
+  }
+
+  /// The normalized URL and its key; throws for an invalid URL or a private address literal.
+  private func checked(_ url: String) throws(CardServiceError) -> (String, CardKey) {
     let normalized: String
     do {
       normalized = try URLNormalization.normalize(url)
@@ -167,9 +186,13 @@ public final class CardService: Sendable {
     if !configuration.allowsPrivateNetwork, let range = Self.reservedRange(ofLiteralHostIn: normalized) {
       throw .privateAddress(range)
     }
-    let key = CardKey(normalizedURL: normalized)
-    if let answer = crawlCard(key) { return answer }
-    if let answer = try storedCard(key) { return answer }
+    return (normalized, CardKey(normalizedURL: normalized))
+  }
+
+  private func fetch(url: String, normalizedURL normalized: String, key: CardKey)
+    async throws(CardServiceError)
+    -> Answer
+  {
     guard !isStopped.load(ordering: .relaxed) else { throw .stopping }
     return try await pool.value(for: normalized) {
       await self.fetchLive(url: url, normalizedURL: normalized, key: key)

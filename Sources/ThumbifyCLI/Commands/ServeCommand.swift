@@ -47,6 +47,9 @@ enum ServeCommand: Subcommand {
       .flag("public", help: "Allow a non-loopback --listen without --token-file."),
       .option("max-connections", value: "n", help: "Open connections at once.", default: "512"),
       .option(
+        "max-client-connections", value: "n", help: "Open connections from one client address (TCP).",
+        default: "64"),
+      .option(
         "max-live", value: "n", help: "Live fetches (distinct URLs) at once; past it 503.", default: "32"),
       .option(
         "rate-limit", value: "n",
@@ -92,6 +95,7 @@ enum ServeCommand: Subcommand {
     fetcher.maxTransfersPerHost = try integer("per-host", range: 1...256)
     let render = try RenderOptions.parse(arguments)
     let maxConnections = try integer("max-connections", range: 1...65_536)
+    let maxClientConnections = try integer("max-client-connections", range: 1...65_536)
     let maxLive = try integer("max-live", range: 1...4_096)
     let perMinute = try integer("rate-limit", range: 0...1_000_000)
     let clientTimeout =
@@ -124,6 +128,8 @@ enum ServeCommand: Subcommand {
       return fatal(error.description, code: error.code)
     }
     fetcher.maxConcurrentTransfers = max(maxLive * 2, 8)
+    // A host that failed repeatedly is skipped for 5 minutes, not for the life of the server.
+    fetcher.retry.hostSkipDuration = .seconds(300)
     let configuration = CrawlConfiguration(
       concurrency: maxLive, variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants,
       timeout: fetcher.timeout, render: render.mode, renderBudget: render.budget)
@@ -164,6 +170,7 @@ enum ServeCommand: Subcommand {
     let access = AccessLog(diagnostics: diagnostics, metrics: router.metrics)
     var limits = HTTPServer.Limits()
     limits.connections = maxConnections
+    limits.connectionsPerClient = maxClientConnections
     limits.idleTimeout = max(1, Int(clientTimeout.rounded(.up)))
     let server: HTTPServer
     do {

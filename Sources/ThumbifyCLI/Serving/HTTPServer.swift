@@ -133,6 +133,9 @@ final class HTTPServer: @unchecked Sendable {
     let target: String
     let started = ContinuousClock.now
     let lock = Mutex<(request: HTTPRequest?, response: HTTPResponse?, isSuspended: Bool)>((nil, nil, false))
+    /// Whether the access handler has been called once (with the headers only). Confined to MHD's
+    /// thread of the connection.
+    var isHeaderCallDone = false
     init(target: String) { self.target = target }
   }
 
@@ -229,6 +232,12 @@ final class HTTPServer: @unchecked Sendable {
       let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
       guard let connection, let pointer = requestContext?.pointee else { return MHD_Result.NO }
       let context = Unmanaged<Context>.fromOpaque(pointer).takeUnretainedValue()
+      // The first call comes with the headers: answering in it makes libmicrohttpd close the
+      // connection (it cannot know the request has no body), so keep-alive needs the second.
+      if !context.isHeaderCallDone {
+        context.isHeaderCallDone = true
+        return MHD_Result.YES
+      }
       // A request body (none is expected) is read and dropped.
       if let uploadSize, uploadSize.pointee != 0 {
         uploadSize.pointee = 0

@@ -90,6 +90,14 @@ final class ServeRouter: Sendable {
       }
       let service = service
       let ifNoneMatch = request.ifNoneMatch
+      // A hit is answered here, on libmicrohttpd's thread; only a miss waits in Swift concurrency.
+      do throws(CardServiceError) {
+        if let answer = try service.knownCard(for: url) {
+          return .now(Self.card(answer, variants: variants, ifNoneMatch: ifNoneMatch))
+        }
+      } catch {
+        return .now(Self.serviceError(error))
+      }
       return .later {
         do throws(CardServiceError) {
           let answer = try await service.card(for: url)
