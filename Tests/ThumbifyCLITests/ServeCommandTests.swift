@@ -80,6 +80,37 @@ struct ServeCommandTests {
         "thumbify_serve_card_lookups_total{source=\"cards\"} 1"))
   }
 
+  @Test("a card of --cards changed by a new crawl is answered once the crawl's manifest is replaced")
+  func cardsReloadedWithTheManifest() async throws {
+    let nginx = try await LoopbackNginx()
+    try Self.writeSite(nginx)
+    let first = try await ServeProcess(["--allow-private-network"])
+    let url = nginx.url("/page.html")
+    let original = try await first.get(ServeProcess.cardTarget(url))
+    #expect(try await first.terminate() == 0)
+    let second = try await ServeProcess(["--allow-private-network", "--cards", first.out])
+    #expect(try await second.get(ServeProcess.cardTarget(url)).body == original.body)
+    // A "new night": the card file is rewritten, then the manifest replaced (as a crawl does).
+    let key = try #require(
+      (try JSONSerialization.jsonObject(with: Data(original.body)) as? [String: Any])?["key"] as? String)
+    let changed = Array(
+      String(decoding: original.body, as: UTF8.self).replacingOccurrences(
+        of: "Title of page", with: "New title"
+      )
+      .utf8)
+    try Data(changed).write(to: URL(fileURLWithPath: first.out + "/cards/\(key).json"), options: .atomic)
+    let manifest = try Data(contentsOf: URL(fileURLWithPath: first.out + "/manifest.jsonl"))
+    try manifest.write(to: URL(fileURLWithPath: first.out + "/manifest.jsonl"), options: .atomic)
+    // The server looks at the manifest at most once a second: asked until it answers the new card.
+    var answer = try await second.get(ServeProcess.cardTarget(url))
+    for _ in 0..<3_000 where answer.body != changed {
+      try await Task.sleep(for: .milliseconds(20))
+      answer = try await second.get(ServeProcess.cardTarget(url))
+    }
+    #expect(answer.body == changed)
+    #expect(answer.headers["x-thumbify-source"] == "cards")
+  }
+
   @Test("50 clients asking for one new URL at once make one upstream request")
   func coalescing() async throws {
     let nginx = try await LoopbackNginx(options: .init(limitRate: "20k"))
