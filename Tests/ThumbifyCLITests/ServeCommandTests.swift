@@ -111,6 +111,36 @@ struct ServeCommandTests {
     #expect(answer.headers["x-thumbify-source"] == "cards")
   }
 
+  @Test("serve and crawl make the same card and byte-identical default blobs for one page")
+  func sameBlobsAsCrawl() async throws {
+    let nginx = try await LoopbackNginx()
+    try Self.writeSite(nginx)
+    let url = nginx.url("/page.html")
+    let crawled = makeTemporaryDirectory("serve-crawl")
+    defer { removeDirectory(crawled) }
+    try (url + "\n").write(toFile: crawled + ".txt", atomically: true, encoding: .utf8)
+    defer { unlink(crawled + ".txt") }
+    let crawl = thumbifyProcess([
+      "crawl", crawled + ".txt", "--out", crawled, "--allow-private-network", "-q",
+    ])
+    crawl.standardError = FileHandle.nullDevice
+    #expect(try await ChildProcess.run(crawl) == 0)
+    let server = try await ServeProcess(["--allow-private-network"])
+    let served = try await server.get(ServeProcess.cardTarget(url))
+    #expect(served.status == 200)
+    let key = try #require(
+      (try JSONSerialization.jsonObject(with: Data(served.body)) as? [String: Any])?["key"] as? String)
+    let card = try [UInt8](Data(contentsOf: URL(fileURLWithPath: crawled + "/cards/\(key).json")))
+    #expect(card == served.body)
+    let blobs = blobFiles(server.out)
+    #expect(!blobs.isEmpty)
+    #expect(blobs == blobFiles(crawled))
+    for blob in blobs {
+      let mine = try Data(contentsOf: URL(fileURLWithPath: server.out + "/" + blob))
+      #expect(mine == (try Data(contentsOf: URL(fileURLWithPath: crawled + "/" + blob))), "\(blob)")
+    }
+  }
+
   @Test("50 clients asking for one new URL at once make one upstream request")
   func coalescing() async throws {
     let nginx = try await LoopbackNginx(options: .init(limitRate: "20k"))
