@@ -274,17 +274,19 @@ struct ServeCommandTests {
     let server = try await ServeProcess(["--allow-private-network"])
     let target = ServeProcess.cardTarget(nginx.url("/slow.html"))
     let inFlight = Task { try await server.get(target) }
-    // Waits until the fetch is under way (the metrics say so), then signals. At 4 kB/s the page takes
-    // about 10 s, well within the 30 s --timeout the drain waits for.
-    while true {
+    // Waits until the fetch is under way (the metrics say so), then signals; at most two minutes.
+    var isUnderWay = false
+    for _ in 0..<6_000 {
       let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
-      if metrics.contains("thumbify_serve_live_fetches 1") { break }
+      isUnderWay = metrics.contains("thumbify_serve_live_fetches 1")
+      if isUnderWay { break }
       try await Task.sleep(for: .milliseconds(20))
     }
+    #expect(isUnderWay, "the live fetch was never seen in flight: \(server.logText)")
     kill(server.processIdentifier, SIGTERM)
     let answer = try await inFlight.value
-    #expect(answer.status == 200)
-    #expect(try await server.exitStatus() == 0)
+    #expect(answer.status == 200, "\(server.logText)")
+    #expect(try await server.exitStatus() == 0, "\(server.logText)")
     #expect(!LoopbackNginx.canConnect(port: server.port))
   }
 }
@@ -388,6 +390,9 @@ final class ServeProcess: Sendable {
       return Answer(status: status, headers: fields, body: Array(response[end.upperBound...]))
     }
   }
+
+  /// What the server wrote on standard error so far.
+  var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
   /// Sends SIGTERM and waits for the exit status.
   func terminate() async throws -> Int32 {
