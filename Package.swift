@@ -27,6 +27,7 @@ let package = Package(
     systemLibrary("CLCMS2", pkgConfig: "lcms2", apt: "liblcms2-dev"),
     systemLibrary("CAvif", pkgConfig: nil, apt: "libavif-dev"),  // pkg-config adds only -DAVIF_DLL (Windows)
     systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: "librsvg2-dev"),
+    systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),  // thumbify serve
     .systemLibrary(name: "CLinux"),  // Linux calls Swift's Glibc module leaves out (no library)
     // The library's layers, each a target so that the compiler refuses an upward import
     // (docs/architecture.md): system → imaging, fetching, extracting → store → Thumbify → CLI.
@@ -62,7 +63,7 @@ let package = Package(
     ),
     // SIGINT and SIGTERM's handler (a byte into a pipe), in C: async-signal-safe code.
     .target(name: "CStopSignals"),
-    .target(name: "ThumbifyCLI", dependencies: ["Thumbify", "CStopSignals"]),
+    .target(name: "ThumbifyCLI", dependencies: ["Thumbify", "CStopSignals", "CMicroHTTPD"]),
     .executableTarget(name: "thumbify", dependencies: ["ThumbifyCLI"]),
     .executableTarget(
       name: "ThumbifyBenchmarks",

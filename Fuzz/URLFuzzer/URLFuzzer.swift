@@ -1,6 +1,7 @@
 // libFuzzer entry point for the URL parsers the crawl applies to untrusted URL strings. Built by
 // `scripts/fuzz url` with ThumbifySystem, ThumbifyFetching and ThumbifyExtracting as modules and
-// Sources/ThumbifyStore/Records/URLNormalization*.swift compiled into the fuzzer's own module.
+// Sources/ThumbifyStore/Records/URLNormalization*.swift and Sources/ThumbifyCLI/Serving/APIRequest.swift
+// compiled into the fuzzer's own module.
 import ThumbifyExtracting
 
 @testable import ThumbifyFetching
@@ -12,6 +13,9 @@ import ThumbifyExtracting
 ///   the full rules on every input it accepts (URLNormalization+FastPath.swift promises both).
 /// - `WebURL` (the extractor's `href`/`src` resolution against a page and a `<base>`): a serialized
 ///   URL parses back to itself, as in ExtractFuzzer.
+/// - `APIRequest.parse` (`thumbify serve`'s request targets, `/v1/card?url=…`, with the input as the
+///   query string and as the whole target): a `url` it accepts is within the length limit and has no
+///   NUL, and a file path it accepts has no `..` and stays below `blobs/` or `cards/`.
 /// - `FetchTarget` (curl's `curl_url` parser, which the fetcher splits every request and redirect
 ///   target with): only absolute http(s) URLs with a host are accepted.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -40,6 +44,24 @@ public func urlFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
     check(WebURL(url.description) == url, "round trip failed for \(url)")
     // What the image stage does with a resolved candidate.
     _ = try? URLNormalization.normalize(url.description)
+  }
+
+  for target in ["/v1/card?" + text, text] {
+    switch APIRequest.parse(target) {
+    case .success(.card(let url, let variants)):
+      check(
+        url.utf8.count <= APIRequest.maxURLLength && !url.utf8.contains(0),
+        "APIRequest accepted \(url.debugDescription)")
+      check(
+        variants?.allSatisfy { !$0.isEmpty && !$0.contains(",") } ?? true, "bad variants \(variants ?? [])")
+      _ = try? URLNormalization.normalize(url)
+    case .success(.blob(let path)), .success(.cardFile(let path)):
+      check(
+        !path.contains("..") && (path.hasPrefix("blobs/") || path.hasPrefix("cards/")),
+        "APIRequest served \(path)")
+    default:
+      break
+    }
   }
 
   _ = FetchTarget.scheme(of: text)

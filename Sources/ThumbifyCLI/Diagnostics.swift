@@ -77,6 +77,20 @@ struct Diagnostics: Sendable {
     }
   }
 
+  /// One event of a long-running command (`serve`'s access log): `text` as is, or in JSON `fields`
+  /// with `event` and `command`.
+  func event(_ event: String, text: String, fields: [String: Any]) {
+    switch format {
+    case .text:
+      console.printError(text)
+    case .json:
+      var object = fields
+      object["event"] = event
+      object["command"] = command
+      console.printError(Self.json(object))
+    }
+  }
+
   /// A problem with one input of a run that goes on (a thumbnail that failed): `<subject>: <message>`
   /// in text, `{"event": "problem", …}` in JSON, like the crawl's problem lines.
   func problem(_ subject: String, code: String, message: String, fields: [String: Any] = [:]) {

@@ -3,6 +3,22 @@ import Thumbify
 
 /// The fetcher options `crawl` and `extract` share, parsed and checked once.
 enum FetcherOptions {
+  // The declarations every command taking these options shares: one text, one meaning.
+  static let timeoutSpec = OptionSpec.option(
+    "timeout", value: "duration",
+    help:
+      "The deadline of one URL (e.g. 30s, 2m; at most 1h): its page (redirects, retries and their waits "
+      + "included) and the image and icon candidates after it share it. Network time only: queue waits "
+      + "and decoding do not count. There is no separate per-attempt timeout.",
+    default: "30s")
+  static let allowPrivateNetworkSpec = OptionSpec.flag(
+    "allow-private-network", help: "Allow loopback and private addresses (tests, local demos).")
+  static let ignoreRobotsSpec = OptionSpec.flag("ignore-robots", help: "Do not fetch or honour robots.txt.")
+  static let cacertSpec = OptionSpec.option(
+    "cacert", value: "file", help: "A PEM file of CA certificates to trust instead of the system's.")
+  static let contactSpec = OptionSpec.option(
+    "contact", value: "url", help: "A URL identifying the operator, sent in the User-Agent.")
+
   /// The fetcher settings from `--timeout`, `--cacert`, `--allow-private-network`,
   /// `--ignore-robots` and `--contact`.
   static func configuration(_ arguments: ParsedArguments) throws(UsageError) -> FetcherConfiguration {

@@ -8,6 +8,7 @@ public enum ThumbifyCommandLine {
     ThumbCommand.self,
     ExtractCommand.self,
     CrawlCommand.self,
+    ServeCommand.self,
     GCCommand.self,
     MergeCommand.self,
     ReportCommand.self,

@@ -2,6 +2,15 @@ import Thumbify
 
 /// `--variant <spec>`, the repeatable option `crawl` and `thumb` share.
 enum VariantOptions {
+  /// `--variant`, as `crawl` and `serve` declare it.
+  static let spec = OptionSpec.option(
+    "variant", value: "spec",
+    help:
+      "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]; repeat for several. "
+      + "Names starting with 'icon' are made from the icon. (default: card=600x1200,q=85,m=2, "
+      + "card2x=1200x2400,q=85,m=2, icon=64x64,cover)",
+    isRepeating: true)
+
   /// The `--variant` values, parsed (`ThumbnailVariant(specification:)`), in the order given.
   static func variants(_ arguments: ParsedArguments) throws(UsageError) -> [ThumbnailVariant] {
     var variants: [ThumbnailVariant] = []

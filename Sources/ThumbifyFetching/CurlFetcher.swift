@@ -26,7 +26,8 @@ public final class CurlFetcher: Fetching {
     self.configuration = configuration
     self.robots = robots ?? RobotsCache()
     loop = try CurlMultiLoop(configuration: configuration)
-    health = HostHealth(limit: configuration.retry.hostFailureLimit)
+    health = HostHealth(
+      limit: configuration.retry.hostFailureLimit, skipDuration: configuration.retry.hostSkipDuration)
     exemptAddresses = Set(configuration.exemptAddresses.compactMap { IPAddress($0) })
   }
 

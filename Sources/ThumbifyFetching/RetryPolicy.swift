@@ -17,6 +17,10 @@ public struct RetryPolicy: Sendable {
   public var maxRetryAfter: Duration = .seconds(30)
   /// Consecutive failed attempts after which a host is skipped for the rest of the run.
   public var hostFailureLimit = 8
+  /// How long a host stays skipped; `nil` (a crawl's default) for the rest of the run. A long-running
+  /// process (`thumbify serve`) forgives a host after this, or a site down for a minute would stay
+  /// unreachable until a restart.
+  public var hostSkipDuration: Duration?
 
   /// Creates the default policy.
   public init() {}

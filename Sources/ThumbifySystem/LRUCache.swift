@@ -38,4 +38,9 @@ package final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
       }
     }
   }
+
+  /// Drops every entry.
+  package func removeAll() {
+    state.withLock { $0.entries.removeAll() }
+  }
 }

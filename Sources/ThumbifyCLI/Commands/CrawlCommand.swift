@@ -38,29 +38,16 @@ enum CrawlCommand: Subcommand {
     options: [
       .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
       StateOption.spec,
-      .option(
-        "variant", value: "spec",
-        help:
-          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]; repeat for several. "
-          + "Names starting with 'icon' are made from the icon. (default: card=600x1200,q=85,m=2, "
-          + "card2x=1200x2400,q=85,m=2, icon=64x64,cover)",
-        isRepeating: true),
+      VariantOptions.spec,
       .option(
         "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
-      .option(
-        "timeout", value: "duration",
-        help:
-          "The deadline of one URL (e.g. 30s, 2m; at most 1h): its page (redirects, retries and their waits "
-          + "included) and the image and icon candidates after it share it. Network time only: queue waits "
-          + "and decoding do not count. There is no separate per-attempt timeout.",
-        default: "30s"),
+      FetcherOptions.timeoutSpec,
       .option("concurrency", value: "n", help: "URLs crawled at once.", default: "64"),
       .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
-      .flag("allow-private-network", help: "Allow loopback and private addresses (tests, local demos)."),
-      .flag("ignore-robots", help: "Do not fetch or honour robots.txt."),
-      .option(
-        "cacert", value: "file", help: "A PEM file of CA certificates to trust instead of the system's."),
-      .option("contact", value: "url", help: "A URL identifying the operator, sent in the User-Agent."),
+      FetcherOptions.allowPrivateNetworkSpec,
+      FetcherOptions.ignoreRobotsSpec,
+      FetcherOptions.cacertSpec,
+      FetcherOptions.contactSpec,
       .option(
         "max-failures", value: "n|p%",
         help:

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# thumbify serve under load with wrk, side by side with nginx serving the same cards/ files
+# (docs/serve.md, "Load benchmark"). On loopback, in one run:
+#   1. card hits: wrk on nginx's /cards/<key>.json, then on serve's /v1/card?url=<url> (answered
+#      from --cards): requests/s, p50, p99;
+#   2. the same hit load on serve while 200 live misses hang on a tarpit site (accepts, never answers).
+# Usage: Benchmarks/serve/wrk-vs-nginx.sh [seconds per run, default 10]
+# Needs wrk and nginx (scripts/install-deps bench) and a release build (built when missing).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+seconds=${1:-10}
+thumbify=${THUMBIFY:-$root/.build/release/thumbify}
+[ -x "$thumbify" ] || swift build -c release --product thumbify
+case "$thumbify" in *debug*) echo "WARNING: a debug build: numbers are not representative" >&2 ;; esac
+work=$(mktemp -d /tmp/thumbify-serve-bench.XXXXXX)
+chmod 755 "$work"  # nginx's workers run as another user
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+wait_port() { for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
+
+site_port=8871 cards_port=8872 serve_port=8873 tarpit_port=8874
+cat >"$work/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/error.log;
+events { worker_connections 4096; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  client_body_temp_path $work/body; proxy_temp_path $work/proxy; fastcgi_temp_path $work/fastcgi;
+  uwsgi_temp_path $work/uwsgi; scgi_temp_path $work/scgi;
+  keepalive_requests 1000000;
+  server { listen 127.0.0.1:$site_port; root $root/samples/site; location /photos/ { alias $root/samples/photos/; } }
+  server { listen 127.0.0.1:$cards_port; root $work/nightly; location /cards/ { add_header Cache-Control "public, max-age=300"; } }
+}
+CONF
+mkdir -p "$work/nightly"
+nginx -e "$work/error.log" -p "$work" -c "$work/nginx.conf" & pids+=($!)
+wait_port $site_port
+sed "s/8765/$site_port/" samples/urls.txt >"$work/urls.txt"
+"$thumbify" crawl "$work/urls.txt" --out "$work/nightly" --state "$work/nightly-state" --allow-private-network -q || true
+url="http://127.0.0.1:$site_port/en/storms.html"
+key=$("$thumbify" card-key "$url" | awk '{print $1}')
+[ -f "$work/nightly/cards/$key.json" ] || { echo "no card for $url (key $key)" >&2; exit 1; }
+
+"$thumbify" serve --cards "$work/nightly" --out "$work/live" --state "$work/live-state" --allow-private-network \
+  --listen "127.0.0.1:$serve_port" --rate-limit 0 --max-live 256 --max-connections 4096 --max-client-connections 1024 --timeout 60s \
+  2>/dev/null & pids+=($!)
+serve_pid=${pids[-1]}
+wait_port $serve_port
+encoded=${url//:/%3A}
+encoded=${encoded//\//%2F}
+serve_url="http://127.0.0.1:$serve_port/v1/card?url=$encoded"
+nginx_url="http://127.0.0.1:$cards_port/cards/$key.json"
+cmp <(curl -s "$nginx_url") <(curl -s "$serve_url") || { curl -si "$serve_url" | head -20 >&2; echo "serve and nginx answer different bytes" >&2; exit 1; }
+
+run() {  # name url -> "name rps p50 p99"
+  wrk -t2 -c64 -d"${seconds}s" --latency "$2" >"$work/wrk.txt"
+  rps=$(awk '/^Requests\/sec/ {print $2}' "$work/wrk.txt")
+  p50=$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")
+  p99=$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")
+  printf '%-34s %12s %10s %10s\n' "$1" "$rps" "$p50" "$p99"
+}
+echo "wrk -t2 -c64 -d${seconds}s --latency, $(nproc) cores, card: $(stat -c %s "$work/nightly/cards/$key.json") bytes"
+printf '%-34s %12s %10s %10s\n' "" "requests/s" "p50" "p99"
+run "nginx /cards/<key>.json" "$nginx_url"
+run "serve /v1/card (hit)" "$serve_url"
+
+# A tarpit: accepts connections and never answers.
+python3 -c "
+import socket, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', $tarpit_port)); s.listen(1024); held = []
+while True:
+    c, _ = s.accept(); held.append(c)
+" & pids+=($!)
+wait_port $tarpit_port
+for i in $(seq 200); do
+  curl -s -o /dev/null --max-time 120 "http://127.0.0.1:$serve_port/v1/card?url=http%3A%2F%2F127.0.0.1%3A$tarpit_port%2Fhang-$i" & pids+=($!)
+done
+for _ in $(seq 100); do
+  live=$(curl -s "http://127.0.0.1:$serve_port/metrics" | awk '$1 == "thumbify_serve_live_fetches" {print $2}')
+  [ "${live:-0}" -ge 200 ] && break
+  sleep 0.1
+done
+echo "(live fetches hanging on the tarpit: $live)"
+run "serve /v1/card (hit), 200 hanging" "$serve_url"
+echo "serve peak RSS: $(awk '/VmHWM/ {print $2, $3}' /proc/$serve_pid/status)"
