@@ -131,7 +131,7 @@ enum ServeCommand: Subcommand {
     // A host that failed repeatedly is skipped for 5 minutes, not for the life of the server.
     fetcher.retry.hostSkipDuration = .seconds(300)
     let configuration = CrawlConfiguration(
-      concurrency: maxLive, variants: variants.isEmpty ? ThumbnailVariant.crawlDefaults : variants,
+      concurrency: maxLive, variants: variants.isEmpty ? ThumbnailVariant.defaults : variants,
       timeout: fetcher.timeout, render: render.mode, renderBudget: render.budget)
     let curl: CurlFetcher
     do {

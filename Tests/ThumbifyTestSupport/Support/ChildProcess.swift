@@ -7,11 +7,17 @@ import Synchronization
 // made the fetch tests' cancellation and crawl-delay expectations fail. Tests therefore wait for
 // child processes with `ChildProcess` and do unavoidable blocking work through `offThePool`.
 
-/// Runs blocking `body` on a Dispatch global queue, whose threads are not the cooperative pool's,
-/// and returns its result.
+/// Runs blocking `body` on a thread of its own, not the cooperative pool's, and returns its result.
+///
+/// A thread per call, not Dispatch's global queue: that queue is as wide as the machine (two
+/// threads on CI) and adds a thread only when its monitor sees the others blocked for a while, so
+/// in a parallel run a few blocking reads (the serve tests' 120 s `recv`s, a slowloris client) made
+/// every later call wait behind them.
 func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
   try await withCheckedThrowingContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    let thread = Thread { continuation.resume(with: Result { try body() }) }
+    thread.name = "thumbify.test.blocking"
+    thread.start()
   }
 }
 
