@@ -103,9 +103,13 @@ struct LimitsFetchTests {
     }
     try await Task.sleep(for: .milliseconds(200))
     for task in queued { task.cancel() }
-    for task in queued { #expect(await task.value == .cancelled) }
+    for task in queued {
+      let error = await task.value
+      #expect(error == .cancelled, "\(String(describing: error))")
+    }
     blocker.cancel()
-    #expect(await blocker.value == .cancelled)
+    let blocked = await blocker.value
+    #expect(blocked == .cancelled, "\(String(describing: blocked))")
     let after = try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
     #expect(after.status == 200)
   }
@@ -118,7 +122,8 @@ struct LimitsFetchTests {
     }
     try await Task.sleep(for: .milliseconds(200))
     fetcher.shutdown()
-    #expect(await running.value == .cancelled)
+    let error = await running.value
+    #expect(error == .cancelled, "\(String(describing: error))")
     let later = await fetchError {
       try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
     }
