@@ -31,18 +31,27 @@ struct DateRules {
     "dcterms.modified", "article.updated",
   ]
 
-  func published() -> (time: String?, text: String?) {
+  /// The publication date of the structured sources, the text kept beside it, and the source it
+  /// came from (`meta`, `json-ld`, `microdata`, `time-element`). When they give none, the
+  /// extractor searches the whole page (`DateSearch`).
+  func published() -> (time: String?, text: String?, source: String?) {
     var choice = Choice(now: now)
     let collector = rules.collector
-    let decided =
-      choice.offer(metas: Self.publishedMetas, of: rules)
-      || choice.offer(jsonLD: ["datePublished", "dateCreated", "uploadDate"], of: rules.jsonLD)
-      || choice.offer(metas: Self.otherPublishedMetas, of: rules)
-      || choice.offer(microdata: ["datepublished", "datecreated", "uploaddate"], of: collector)
-      || choice.offer(texts: [collector.pubdateTime, collector.articleTime])
-    if decided || choice.outcome.text != nil { return choice.outcome }
-    // Last, and never as text: a date in the URL's path.
-    return (rules.page.flatMap { Self.pathDate($0.path, now: now) }, nil)
+    let source: String
+    if choice.offer(metas: Self.publishedMetas, of: rules) {
+      source = "meta"
+    } else if choice.offer(jsonLD: ["datePublished", "dateCreated", "uploadDate"], of: rules.jsonLD) {
+      source = "json-ld"
+    } else if choice.offer(metas: Self.otherPublishedMetas, of: rules) {
+      source = "meta"
+    } else if choice.offer(microdata: ["datepublished", "datecreated", "uploaddate"], of: collector) {
+      source = "microdata"
+    } else if choice.offer(texts: [collector.pubdateTime, collector.articleTime]) {
+      source = "time-element"
+    } else {
+      return (nil, choice.outcome.text, nil)
+    }
+    return (choice.outcome.time, choice.outcome.text, source)
   }
 
   func modified() -> (time: String?, text: String?) {
@@ -129,39 +138,5 @@ struct DateRules {
       }
       return false
     }
-  }
-
-  /// A date in a URL path: `/2016/05/24/` or `/2016-05-24-slug` (also at the path's end, or before
-  /// `_` or `.`); the date only, checked like any other.
-  static func pathDate(_ path: String, now: Int64) -> String? {
-    let bytes = Array(path.utf8)
-    var index = 0
-    while index + 11 <= bytes.count {
-      defer { index += 1 }
-      guard bytes[index] == UInt8(ascii: "/") else { continue }
-      let separator = bytes[index + 5]
-      guard separator == UInt8(ascii: "/") || separator == UInt8(ascii: "-"), bytes[index + 8] == separator,
-        let year = number(bytes, index + 1, 4), let month = number(bytes, index + 6, 2),
-        let day = number(bytes, index + 9, 2)
-      else { continue }
-      let after = index + 11
-      guard
-        after == bytes.count
-          || [UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ".")]
-            .contains(bytes[after])
-      else { continue }
-      let date = DateParser.Parsed(year: year, month: month, day: day, time: nil, offset: nil)
-      if DateParser.isPlausible(date, now: now) { return DateParser.format(date) }
-    }
-    return nil
-  }
-
-  private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
-    var value = 0
-    for byte in bytes[start..<start + count] {
-      guard ASCII.isDigit(byte) else { return nil }
-      value = value * 10 + Int(byte - UInt8(ascii: "0"))
-    }
-    return value
   }
 }

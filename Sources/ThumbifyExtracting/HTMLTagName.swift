@@ -10,6 +10,9 @@ enum HTMLTagName: Equatable, Sendable {
   case time, article, header
   /// Where a page plays media in its body (`<video src poster>`, `<audio src>`, their `<source>`s).
   case video, audio, source
+  /// Where the whole-page date search (`DateSearch`) weighs a date: `<abbr class=published>`, the
+  /// title's `<h1>`, the `<main>` text, and the blocks whose dates are another page's.
+  case abbr, h1, main, footer, nav, aside
   case other
 
   /// Whether the tokenizer collects this tag's attributes for the rules.
@@ -37,8 +40,11 @@ enum HTMLTagName: Equatable, Sendable {
       return memcmp(bytes, literal.utf8Start, count) == 0
     }
     switch count {
+    case 2:
+      if equals("h1") { return .h1 }
     case 3:
       if equals("svg") { return .svg }
+      if equals("nav") { return .nav }
       if equals("xmp") { return .xmp }
     case 4:
       if equals("meta") { return .meta }
@@ -49,16 +55,20 @@ enum HTMLTagName: Equatable, Sendable {
       if equals("body") { return .body }
       if equals("math") { return .math }
       if equals("time") { return .time }
+      if equals("abbr") { return .abbr }
+      if equals("main") { return .main }
     case 5:
       if equals("title") { return .title }
       if equals("style") { return .style }
       if equals("video") { return .video }
       if equals("audio") { return .audio }
+      if equals("aside") { return .aside }
     case 6:
       if equals("script") { return .script }
       if equals("source") { return .source }
       if equals("iframe") { return .iframe }
       if equals("header") { return .header }
+      if equals("footer") { return .footer }
     case 7:
       if equals("noembed") { return .noembed }
       if equals("article") { return .article }

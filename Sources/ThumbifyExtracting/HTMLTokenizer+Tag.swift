@@ -110,6 +110,13 @@ extension HTMLTokenizer {
       if nameLength == 3, hasValue, isRel(at: nameStart), contains("author", in: valueRange) {
         wantsAttributes = true
       }
+      if looksForDateHints, hasValue, nameLength == 5 || nameLength == 2,
+        isClassOrID(at: nameStart, nameLength),
+        DateSearch.isDateHint(
+          UnsafeBufferPointer(start: base + valueRange.lowerBound, count: valueRange.count))
+      {
+        wantsAttributes = true
+      }
     }
     if collecting, attributes.count < Self.maximumAttributes {
       append(name: nameStart..<nameEnd, value: hasValue ? valueRange : nil)
@@ -122,6 +129,18 @@ extension HTMLTokenizer {
   private func isItemprop(at index: Int) -> Bool {
     let name: StaticString = "itemprop"
     for offset in 0..<8 where ASCII.lower(base[index + offset]) != name.utf8Start[offset] { return false }
+    return true
+  }
+
+  /// Whether the `count` bytes at `index` are `class` or `id` in any case.
+  @inline(__always)
+  private func isClassOrID(at index: Int, _ count: Int) -> Bool {
+    if count == 2 {
+      return ASCII.lower(base[index]) == UInt8(ascii: "i")
+        && ASCII.lower(base[index + 1]) == UInt8(ascii: "d")
+    }
+    let name: StaticString = "class"
+    for offset in 0..<5 where ASCII.lower(base[index + offset]) != name.utf8Start[offset] { return false }
     return true
   }
 

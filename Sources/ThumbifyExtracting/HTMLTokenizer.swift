@@ -32,6 +32,9 @@ struct HTMLTokenizer {
   /// Whether the tag being read has an `itemprop` attribute (microdata) or a `rel` naming an author,
   /// whatever its name: its attributes are wanted even when its name's are not.
   var wantsAttributes = false
+  /// Whether a tag whose `class` or `id` names a date (`DateSearch.isDateHint`) has its attributes
+  /// read too: set for the date search's pass only, so the metadata pass scans no class values.
+  var looksForDateHints = false
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes

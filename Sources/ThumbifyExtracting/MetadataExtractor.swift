@@ -38,9 +38,26 @@ public struct MetadataExtractor: MetadataExtracting {
   public func extract(bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?)
     -> PageMetadata
   {
-    let (_, collector) = Self.collect(bytes, contentType: contentType)
-    return MetadataRules(collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: now())
-      .metadata()
+    let (decoded, collector) = Self.collect(bytes, contentType: contentType)
+    let clock = now()
+    var metadata = MetadataRules(
+      collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: clock
+    )
+    .metadata()
+    if metadata.publishedTime == nil {
+      // No structured source gave a date: the whole page is searched, in a second pass.
+      var search = DateSearch(now: clock, language: metadata.lang)
+      decoded.withUTF8(input: bytes) { buffer in
+        var tokenizer = HTMLTokenizer(buffer)
+        tokenizer.looksForDateHints = true
+        tokenizer.run(&search)
+      }
+      if let found = search.result(url: WebURL(pageURL)) {
+        metadata.publishedTime = DateParser.format(found.date)
+        metadata.publishedTimeSource = found.source.rawValue
+      }
+    }
+    return metadata
   }
 
   /// Decodes and tokenizes the page: once, or twice when a declaration in `<head>` that the

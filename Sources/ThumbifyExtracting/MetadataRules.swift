@@ -101,7 +101,7 @@ struct MetadataRules {
     result.lang = language()
     result.author = AuthorRules(rules: self).author()
     let dates = DateRules(rules: self, now: now)
-    (result.publishedTime, result.publishedTimeText) = dates.published()
+    (result.publishedTime, result.publishedTimeText, result.publishedTimeSource) = dates.published()
     (result.modifiedTime, result.modifiedTimeText) = dates.modified()
     result.themeColor = short(meta("theme-color", "msapplication-tilecolor"))
     result.twitterCard = short(meta("twitter:card"))

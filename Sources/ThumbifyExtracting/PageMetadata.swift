@@ -35,6 +35,10 @@ public struct PageMetadata: Sendable, Codable, Equatable {
   /// The publication date as the page wrote it, when it could not be converted in full
   /// (ambiguous, impossible, in the future, or a time without a zone).
   public var publishedTimeText: String?
+  /// Where `publishedTime` came from, so a frontend can weigh it: `meta`, `json-ld`, `microdata`,
+  /// `time-element` (the structured sources), else the whole-page search's `url`, `abbr` or `text`
+  /// (docs/metadata.md, Dates).
+  public var publishedTimeSource: String?
   /// RFC 3339, like `publishedTime`.
   public var modifiedTime: String?
   /// The modification date as written, when it could not be converted in full.
@@ -72,6 +76,7 @@ extension PageMetadata {
     author = try container.decodeIfPresent(String.self, forKey: .author)
     publishedTime = try container.decodeIfPresent(String.self, forKey: .publishedTime)
     publishedTimeText = try container.decodeIfPresent(String.self, forKey: .publishedTimeText)
+    publishedTimeSource = try container.decodeIfPresent(String.self, forKey: .publishedTimeSource)
     modifiedTime = try container.decodeIfPresent(String.self, forKey: .modifiedTime)
     modifiedTimeText = try container.decodeIfPresent(String.self, forKey: .modifiedTimeText)
     themeColor = try container.decodeIfPresent(String.self, forKey: .themeColor)

@@ -22,6 +22,7 @@ extension PageMetadata: JSONWritable {
       json.member("oembed", oembed)
       json.member("publishedTime", publishedTime)
       json.member("publishedTimeText", publishedTimeText)
+      json.member("publishedTimeSource", publishedTimeSource)
       json.member("siteName", siteName)
       json.member("themeColor", themeColor)
       json.member("title", title)
