@@ -320,12 +320,12 @@ struct DateSearch: HTMLTokenSink {
   }
 
   static let publishedWords: [StaticString] = [
-    "publi", "pubbl", "posted", "veröffentlicht", "erschienen", "opublikowan", "опубликован", "yayınla",
+    "publi", "pubbl", "posted", "veröffentlicht", "erschienen", "opublikowan", "публикован", "yayınla",
     "julkaistu", "released", "geplaatst", "publicerad", "publiceret", "publisert", "vydáno", "written",
   ]
   static let updateWords: [StaticString] = [
     "updat", "aktualisiert", "geändert", "mis à jour", "mise à jour", "actualiz", "atualiz", "aggiorn",
-    "bijgewerkt", "zaktualizow", "обновлен", "güncel", "uppdater", "opdater", "oppdater", "päivitet",
+    "bijgewerkt", "zaktualizow", "бновлен", "güncel", "uppdater", "opdater", "oppdater", "päivitet",
     "aktualizov", "modifi", "edited",
   ]
   static let prepositions: [StaticString] = [

@@ -126,7 +126,8 @@ extension PageMetadata {
     if merged.publishedTime == nil && merged.publishedTimeText == nil,
       rendered.publishedTime != nil || rendered.publishedTimeText != nil
     {
-      (merged.publishedTime, merged.publishedTimeText) = (rendered.publishedTime, rendered.publishedTimeText)
+      (merged.publishedTime, merged.publishedTimeText, merged.publishedTimeSource) =
+        (rendered.publishedTime, rendered.publishedTimeText, rendered.publishedTimeSource)
       fields.append("publishedTime")
     }
     if merged.modifiedTime == nil && merged.modifiedTimeText == nil,

@@ -107,6 +107,10 @@ extension LinkMetadata {
   /// When the page says it was published; midnight UTC for a date alone.
   public var publishedDate: Date? { card.publishedTime.flatMap(Self.date) }
 
+  /// Where the publication date came from: `meta`, `json-ld`, `microdata` or `time-element` (the
+  /// page's structured data), else `abbr`, `url` or `text` (the whole-page search, less certain).
+  public var publishedDateSource: String? { card.publishedTimeSource }
+
   /// When the page says it was last modified; midnight UTC for a date alone.
   public var modifiedDate: Date? { card.modifiedTime.flatMap(Self.date) }
 

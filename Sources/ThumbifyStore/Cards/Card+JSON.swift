@@ -22,6 +22,7 @@ extension Card: JSONWritable {
       json.member("normalizedURL", normalizedURL)
       json.member("originalURL", originalURL)
       json.member("publishedTime", publishedTime)
+      json.member("publishedTimeSource", publishedTimeSource)
       json.member("schema", schema)
       json.member("siteName", siteName)
       json.member("stale", stale)

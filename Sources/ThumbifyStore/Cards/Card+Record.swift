@@ -42,6 +42,7 @@ extension Card {
       siteName: Self.text(metadata?.siteName),
       lang: Self.text(metadata?.lang),
       publishedTime: metadata?.publishedTime,
+      publishedTimeSource: metadata?.publishedTime == nil ? nil : metadata?.publishedTimeSource,
       modifiedTime: metadata?.modifiedTime,
       image: state == .failed ? nil : record.image.map { Picture($0, alt: metadata?.image?.alt) },
       icon: state == .failed ? nil : record.icon.map { Picture($0, alt: nil) },

@@ -120,6 +120,9 @@ public struct Card: Sendable, Codable, Equatable {
   public var lang: String?
   /// When the page says it was published (`PageMetadata.publishedTime`): RFC 3339, or a date alone.
   public var publishedTime: String?
+  /// Where `publishedTime` came from (`PageMetadata.publishedTimeSource`): `meta`, `json-ld`,
+  /// `microdata`, `time-element`, `abbr`, `url` or `text`.
+  public var publishedTimeSource: String?
   /// When the page says it was last modified (`PageMetadata.modifiedTime`), like `publishedTime`.
   public var modifiedTime: String?
   public var image: Picture?

@@ -121,8 +121,11 @@ struct DateExtractionTests {
         #"<time datetime="2001-01-01">nav</time><article><h1>A</h1><time datetime="2016-05-24">x</time><time datetime="2016-06-01">y</time></article>"#
       ).publishedTime == "2016-05-24")
     #expect(extract(#"<header><time datetime="2015-02-03">x</time></header>"#).publishedTime == "2015-02-03")
-    // Outside any article or header a bare <time> says nothing about the page.
-    #expect(extract(#"<article></article><time datetime="2016-05-24">x</time>"#).publishedTime == nil)
+    // Outside any article or header a bare <time> is no structured source: the whole-page search
+    // finds it (DateSearchTests).
+    let outside = extract(#"<article></article><time datetime="2016-05-24">x</time>"#)
+    #expect(outside.publishedTime == "2016-05-24")
+    #expect(outside.publishedTimeSource == "time-element")
   }
 
   @Test(arguments: [
@@ -130,17 +133,22 @@ struct DateExtractionTests {
     ("https://news.example.com/news/2016-05-24-story", "2016-05-24"),
     ("https://news.example.com/2016/05/24", "2016-05-24"),
     ("https://news.example.com/a/2016/05/24_story", "2016-05-24"),
+    ("https://news.example.com/a/20160524/story", "2016-05-24"),
+    ("https://news.example.com/x?date=2016/05/24/", "2016-05-24"),
+    ("https://news.example.com/x?id=3&pubdate=2016-05-24", "2016-05-24"),
   ])
   func dateInTheURLPath(_ url: String, _ expected: String) {
     let metadata = extract("", url: url)
     #expect(metadata.publishedTime == expected)
     #expect(metadata.publishedTimeText == nil)
+    #expect(metadata.publishedTimeSource == "url")
   }
 
   @Test(arguments: [
     "https://news.example.com/2016/05/story", "https://news.example.com/2016/13/24/story",
     "https://news.example.com/12016/05/24/x", "https://news.example.com/2016/05/245/x",
-    "https://news.example.com/x?date=2016/05/24/", "https://news.example.com/2099/01/01/x",
+    "https://news.example.com/a/20161324/story", "https://news.example.com/2099/01/01/x",
+    "https://news.example.com/1994/05/24/x",
   ])
   func noDateInTheURLPath(_ url: String) {
     #expect(extract("", url: url).publishedTime == nil)

@@ -33,6 +33,7 @@ extension PageMetadata {
     page.publishedTime = "2026-01-01"
     page.modifiedTime = "2026-01-02T03:04:05Z"
     page.publishedTimeText = "4/6/2016"
+    page.publishedTimeSource = "meta"
     page.modifiedTimeText = "2026-01-02T03:04:05"
     page.themeColor = "#ffffff"
     page.twitterCard = "summary_large_image"

@@ -1,0 +1,186 @@
+import Testing
+
+@testable import ThumbifyExtracting
+@testable import ThumbifyTestSupport
+
+/// The whole-page date search (`DateSearch`, docs/metadata.md, Dates): what it reads when no
+/// structured source gives a publication date, how it scores, and what it leaves out. The clock is
+/// `dateTestNow` (2026-12-03T09:45:00Z).
+@Suite("Date search", .offThePool)
+struct DateSearchTests {
+  private func extract(
+    _ body: String, lang: String? = nil, head: String = "", url: String = ExtractingTestSupport.pageURL
+  ) -> PageMetadata {
+    let langAttribute = lang.map { #" lang="\#($0)""# } ?? ""
+    let html =
+      "<!doctype html><html\(langAttribute)><head><title>T</title>\(head)</head><body>\(body)</body></html>"
+    return MetadataExtractor(now: { dateTestNow }).extract(
+      html: Array(html.utf8), pageURL: url, contentType: nil)
+  }
+
+  // MARK: - Sources
+
+  @Test func timeElementAnywhere() {
+    let metadata = extract(
+      #"<div><p>Intro</p><time datetime="2019-04-03T10:00:00+02:00">3 April</time></div>"#)
+    #expect(metadata.publishedTime == "2019-04-03T10:00:00+02:00")
+    #expect(metadata.publishedTimeSource == "time-element")
+  }
+
+  @Test func timeElementText() {
+    let metadata = extract(#"<p>By Jane</p><time>June 4, 2020</time><p>Body</p>"#)
+    #expect(metadata.publishedTime == "2020-06-04")
+    #expect(metadata.publishedTimeSource == "text")
+  }
+
+  @Test(arguments: [
+    #"<span class="entry-date">June 4, 2020</span>"#,
+    #"<div class="post-meta"><span>By Jane</span> <span>04.06.2020</span></div>"#,
+    #"<p id="dateline">4 June 2020 &middot; London</p>"#,
+    #"<div class="byline">Jane Doe <b>|</b> Jun. 4th, 2020</div>"#,
+    #"<div class="article-date"><span>4</span> <span>June</span> <span>2020</span></div>"#,
+  ])
+  func elementsWhoseClassNamesADate(_ body: String) {
+    let metadata = extract("<p>Some text with 12 numbers and 2019 in it.</p>" + body)
+    #expect(metadata.publishedTime == "2020-06-04")
+    #expect(metadata.publishedTimeSource == "text")
+  }
+
+  @Test func abbrPublished() {
+    let metadata = extract(#"<abbr class="published" title="2020-06-04T10:00:00Z">June 4</abbr>"#)
+    #expect(metadata.publishedTime == "2020-06-04T10:00:00Z")
+    #expect(metadata.publishedTimeSource == "abbr")
+  }
+
+  @Test func theURLOutranksTheText() {
+    let metadata = extract(
+      "<p>Posted on June 9, 2020</p>", url: "https://news.example.com/2020/06/04/story/")
+    #expect(metadata.publishedTime == "2020-06-04")
+    #expect(metadata.publishedTimeSource == "url")
+  }
+
+  @Test func structuredSourcesComeFirst() {
+    let metadata = extract(
+      #"<p>Posted on June 9, 2020</p><time datetime="2020-06-08">x</time>"#,
+      head: #"<meta property="article:published_time" content="2020-06-04">"#,
+      url: "https://news.example.com/2020/06/07/story/")
+    #expect(metadata.publishedTime == "2020-06-04")
+    #expect(metadata.publishedTimeSource == "meta")
+  }
+
+  // MARK: - Languages
+
+  @Test(arguments: [
+    ("en", "Posted on June 4, 2020 by Jane"),
+    ("en", "Published: 4th June 2020"),
+    ("de", "Veröffentlicht am 4. Juni 2020"),
+    ("de", "Veröffentlicht am 04.06.2020, 10:12 Uhr"),
+    ("fr", "Publié le 4 juin 2020 à 10h12"),
+    ("es", "Publicado el 4 de junio de 2020"),
+    ("it", "Pubblicato il 4 giugno 2020"),
+    ("pt", "Publicado em 4 de junho de 2020"),
+    ("nl", "Gepubliceerd op 4 juni 2020"),
+    ("pl", "Opublikowano dnia 4 czerwca 2020"),
+    ("ru", "Опубликовано от 4 июня 2020"),
+    ("tr", "Yayınlanma: 4 Haziran 2020"),
+    ("sv", "Publicerad 4 juni 2020"),
+    ("da", "Publiceret 4. juni 2020"),
+    ("no", "Publisert 4. juni 2020"),
+    ("fi", "Julkaistu 4. kesäkuuta 2020"),
+    ("cs", "Publikováno 4. června 2020"),
+    ("de", "Veröffentlicht am 4/6/2020"),
+    ("en-GB", "Posted 04/06/2020"),
+    ("en-US", "Posted 06/04/2020"),
+    (nil, "Posted 13/06/2020 and 2020-06-04"),
+  ])
+  func visibleTextInEachLanguage(_ lang: String?, _ text: String) {
+    let metadata = extract("<p>Menu 2 3 4</p><p>\(text)</p><p>The story.</p>", lang: lang)
+    let expected = text.contains("13/06") ? "2020-06-13" : "2020-06-04"
+    #expect(metadata.publishedTime == expected, "\(lang ?? "-"): \(text)")
+    #expect(metadata.publishedTimeSource == "text")
+  }
+
+  // MARK: - Left out
+
+  @Test(arguments: [
+    (nil, "Posted 4/6/2020"),  // Day or month first: unknown without a language.
+    ("en", "Posted 4/6/2020"),  // `en` alone: US or not.
+    ("de", "Veröffentlicht am 31. April 2019"),
+    ("ru", "Опубликовано 30 февраля 2019"),
+    ("en", "Posted on December 24, 2030"),  // After the clock.
+    ("en", "Published on May 3, 1994"),  // Before 1995.
+    ("en", "Posted 2020-13-04"),
+    ("en", "Version 1.2.3, build 20200604x, call 555-1234-5678"),
+  ])
+  func ambiguousImpossibleAndImplausibleAreLeftOut(_ lang: String?, _ text: String) {
+    let metadata = extract("<p>\(text)</p>", lang: lang)
+    #expect(metadata.publishedTime == nil, "\(text)")
+    #expect(metadata.publishedTimeSource == nil)
+  }
+
+  @Test func theOriginalPublicationWinsOverAnUpdate() {
+    let metadata = extract("<p>Updated: June 10, 2020</p><p>Published: June 4, 2020</p>", lang: "en")
+    #expect(metadata.publishedTime == "2020-06-04")
+    let classes = extract(
+      #"<span class="updated">June 10, 2020</span> <span class="published">June 4, 2020</span>"#, lang: "en")
+    #expect(classes.publishedTime == "2020-06-04")
+  }
+
+  @Test func anUpdateAloneStillDatesThePage() {
+    #expect(extract("<p>Last updated on June 10, 2020</p>", lang: "en").publishedTime == "2020-06-10")
+  }
+
+  @Test func otherPagesDatesInAsidesAndFootersLose() {
+    let metadata = extract(
+      "<aside><p>Posted on May 1, 2020</p></aside><article><p>May 3, 2020</p></article>"
+        + "<footer>Posted on May 2, 2020</footer>")
+    #expect(metadata.publishedTime == "2020-05-03")
+  }
+
+  @Test func theCopyrightYearBoundsTheDates() {
+    let metadata = extract("<p>January 5, 2021</p><p>May 3, 2018</p><footer>© 2005–2019 Example</footer>")
+    #expect(metadata.publishedTime == "2018-05-03")
+    // Without the copyright line the first wins.
+    #expect(extract("<p>January 5, 2021</p><p>May 3, 2018</p>").publishedTime == "2021-01-05")
+  }
+
+  @Test func theFutureIsJudgedByTheInjectedClock() {
+    let html = Array("<p>Posted on June 4, 2030</p>".utf8)
+    let later = MetadataExtractor(now: { 1_950_000_000 }).extract(
+      html: html, pageURL: "https://a.example/", contentType: nil)
+    #expect(later.publishedTime == "2030-06-04")
+    let today = MetadataExtractor(now: { dateTestNow }).extract(
+      html: html, pageURL: "https://a.example/", contentType: nil)
+    #expect(today.publishedTime == nil)
+  }
+
+  @Test func scriptsStylesAndCommentsAreNotText() {
+    let metadata = extract(
+      "<script>var d = 'June 4, 2020';</script><style>/* June 4, 2020 */</style><!-- Posted June 4, 2020 -->"
+        + "<p>Nothing here</p>")
+    #expect(metadata.publishedTime == nil)
+  }
+
+  // MARK: - Text forms
+
+  @Test(arguments: [
+    ("Mittwoch, 3. April 2019", "2019-04-03"),
+    ("Wednesday, April 3rd, 2019 at 10:00", "2019-04-03"),
+    ("3&nbsp;avril&nbsp;2019", "2019-04-03"),
+    ("2019/04/03", "2019-04-03"),
+    ("Apr. 3, 2019", "2019-04-03"),
+    ("03.04.2019 | 12:00", "2019-04-03"),
+    ("3 ŞUBAT 2019", "2019-02-03"),
+    ("3 Февраля 2019", "2019-02-03"),
+    ("3 März 2019", "2019-03-03"),
+  ])
+  func textForms(_ text: String, _ expected: String) {
+    #expect(extract(#"<p class="date">\#(text)</p>"#, lang: "de").publishedTime == expected, "\(text)")
+  }
+
+  @Test func hugeAndHostileTextStaysBounded() {
+    let digits = String(repeating: "12.12.", count: 50_000) + String(repeating: "June ", count: 20_000)
+    let metadata = extract(#"<p class="date">\#(digits)</p><p>\#(digits)</p>"#)
+    #expect(metadata.publishedTime == nil)
+  }
+}
