@@ -283,7 +283,9 @@ struct DateSearch: HTMLTokenSink {
     var best: Candidate?
     for var candidate in candidates {
       if let copyrightYear, candidate.date.year > copyrightYear { candidate.score -= 30 }
-      if candidate.score > best?.score ?? Int.min { best = candidate }
+      // A date the page calls an update, that nothing else vouches for (below zero: plain text after
+      // "Updated"), is no publication date: the page states when it changed, not when it appeared.
+      if candidate.score >= 0, candidate.score > best?.score ?? Int.min { best = candidate }
     }
     return best
   }

@@ -20,7 +20,9 @@ enum DateText {
   /// tell: `true` day first, `false` month first, `nil` unknown (such a date is left out).
   static func dayFirst(language: String?) -> Bool? {
     guard let language = language.map(ASCII.lowercased), !language.isEmpty else { return nil }
-    if language == "en" || language.hasPrefix("en-us") || language.hasPrefix("en_us") { return false }
+    // Plain `en` is any English: `4/6/2020` is June in London and April in New York, so it is left
+    // out unless one number is above 12.
+    if language.hasPrefix("en-us") || language.hasPrefix("en_us") { return false }
     if language.hasPrefix("en") { return language.count > 2 ? true : nil }
     return true
   }
@@ -103,6 +105,7 @@ enum DateText {
     // Day, then a month name, then the year: `3. April 2019`, `3 de abril de 2019`, `3rd June 2019`.
     var index = skipOrdinal(bytes, end)
     index = skipSpace(bytes, index)
+    index = skipWord(bytes, index, ["de"])  // `4 de junio de 2020`, `4 de junho de 2020`
     if let (month, afterMonth) = monthWord(bytes, index) {
       var next = skipSpace(bytes, afterMonth)
       if next < count, bytes[next] == UInt8(ascii: ",") { next = skipSpace(bytes, next + 1) }

@@ -126,8 +126,11 @@ struct DateSearchTests {
     #expect(classes.publishedTime == "2020-06-04")
   }
 
-  @Test func anUpdateAloneStillDatesThePage() {
-    #expect(extract("<p>Last updated on June 10, 2020</p>", lang: "en").publishedTime == "2020-06-10")
+  /// A page that says only when it was updated, in plain text, states no publication date (as a
+  /// structured `dateModified` alone does not: DateExtractionTests); an update in an element that a
+  /// date class or `<time>` vouches for still scores above zero and may be taken.
+  @Test func anUpdateAloneInPlainTextIsNoPublicationDate() {
+    #expect(extract("<p>Last updated on June 10, 2020</p>", lang: "en").publishedTime == nil)
   }
 
   @Test func otherPagesDatesInAsidesAndFootersLose() {
