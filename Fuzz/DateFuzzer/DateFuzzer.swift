@@ -16,8 +16,13 @@ public func dateFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) ->
   let now: Int64 = 1_796_083_200
 
   if let date = DateParser.rfc3339(text, now: now) { checkDate(date, from: text, now: now) }
-  if let date = DateRules.pathDate(text, now: now) {
-    check(date.utf8.count == 10, "path date \(date) from \(text.debugDescription) is not a date alone")
+  // The input as a page URL's path and query (`DateSearch.urlDate`: `/2019/04/03/`, `?date=`):
+  // what the whole-page date search takes from the URL.
+  if let url = WebURL("https://example.test/" + text), let parsed = DateSearch.urlDate(url),
+    DateParser.isPlausible(parsed, now: now)
+  {
+    let date = DateParser.format(parsed)
+    check(date.utf8.count == 10, "URL date \(date) from \(text.debugDescription) is not a date alone")
     checkDate(date, from: text, now: now)
   }
   if size >= 8 {
