@@ -26,4 +26,6 @@ public final class CountingFetcher: Fetching {
     if case .success(let response) = measured.result { bytes.add(response.body.count, ordering: .relaxed) }
     return measured
   }
+
+  public func stopStartingRequests() { base.stopStartingRequests() }
 }

@@ -45,6 +45,13 @@ public final class CurlFetcher: Fetching {
     loop.shutdown()
   }
 
+  /// Sends no new transfer from now on: the waiting ones and every later fetch fail with `.stopped`
+  /// (robots.txt too, so a page waiting for its origin's robots.txt ends `.stopped`, not blocked);
+  /// transfers already handed to curl go on until they end or their task is cancelled.
+  public func stopStartingRequests() {
+    loop.stopStarting()
+  }
+
   /// Fetches `request` politely and safely, following redirects and retrying transient failures.
   ///
   /// - Returns: the 2xx response, or a 304 with `isNotModified` when validators were sent.

@@ -48,6 +48,9 @@ final class CurlMultiLoop: @unchecked Sendable {
   let threadID = Atomic<Int32>(0)
   /// Easy handles made so far (`curl_easy_init`); with reuse, at most one per transfer running at once.
   let handlesMade = Atomic<Int>(0)
+  /// Set by `stopStarting()`, for good. An atomic the loop reads before it starts anything, not a
+  /// command: a command waits in the inbox while the loop may still start what it found ready.
+  private let isStopped = Atomic(false)
 
   /// Creates the multi handle and starts its thread.
   init(configuration: FetcherConfiguration) throws(FetchError) {
@@ -102,7 +105,11 @@ final class CurlMultiLoop: @unchecked Sendable {
       await withCheckedContinuation { continuation in
         defer { onQueued?() }
         guard transfer.ticket.install(continuation) else { return }
-        if !post(.add(transfer)) { transfer.ticket.finish(.failure(.cancelled)) }
+        if isStopped.load(ordering: .acquiring) {
+          transfer.ticket.finish(.failure(.stopped))
+        } else if !post(.add(transfer)) {
+          transfer.ticket.finish(.failure(.cancelled))
+        }
       }
     } onCancel: {
       if transfer.ticket.cancel() { post(.cancel(transfer)) }
@@ -121,6 +128,13 @@ final class CurlMultiLoop: @unchecked Sendable {
   /// Keeps `host` from starting transfers until `instant`.
   func postpone(host: String, until instant: ContinuousClock.Instant) {
     post(.postpone(host: host, until: instant))
+  }
+
+  /// Starts no transfer from now on: the waiting ones and every later one end `.stopped`; the running
+  /// ones go on. For good.
+  func stopStarting() {
+    isStopped.store(true, ordering: .releasing)
+    curl_multi_wakeup(multi)
   }
 
   /// Cancels every transfer, stops the thread and waits for it to exit. Idempotent.
@@ -159,7 +173,11 @@ final class CurlMultiLoop: @unchecked Sendable {
         break
       }
       for command in commands { handle(command) }
-      startReadyTransfers()
+      if isStopped.load(ordering: .acquiring) {
+        for transfer in queue.removeAllPending() { transfer.ticket.finish(.failure(.stopped)) }
+      } else {
+        startReadyTransfers()
+      }
       curl_multi_perform(multi, &running)
       var finished = false
       while let message = curl_multi_info_read(multi, &remaining) {

@@ -16,6 +16,9 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The host (`host:port`) failed repeatedly earlier in this run and is skipped.
   case hostSkipped(String)
   case cancelled
+  /// The fetcher was told to start no new request (`Fetching.stopStartingRequests()`, a crawl's stop)
+  /// before this one was sent: it never left the machine.
+  case stopped
   case other(String)
 
   /// LinkPresentation's error family (`LPError.Code`).
@@ -23,7 +26,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var family: Family {
     switch self {
-    case .cancelled: .cancelled
+    case .cancelled, .stopped: .cancelled
     case .timedOut: .timedOut
     case .other: .unknown
     default: .failed
@@ -47,6 +50,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case .blockedPrivateAddress: "blockedPrivateAddress"
     case .hostSkipped: "hostSkipped"
     case .cancelled: "cancelled"
+    case .stopped: "stopped"
     case .other: "unknown"
     }
   }
@@ -68,6 +72,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
       "Refused to connect to the private or reserved address \(address)."
     case .hostSkipped(let host): "The host \(host) failed repeatedly and is skipped for this run."
     case .cancelled: "The request was cancelled."
+    case .stopped: "The crawl was stopped before this request was sent."
     case .other(let message): "The request failed: \(message)"
     }
   }

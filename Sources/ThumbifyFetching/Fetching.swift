@@ -98,9 +98,16 @@ public protocol Fetching: Sendable {
   /// `fetch`, reporting the network time it used whether it succeeded or not, so that a caller can
   /// share one deadline among several fetches (a page and its image candidates).
   func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch
+  /// Sends no request from now on, for good: requests waiting in a queue (a host's limit or delay,
+  /// robots.txt) and every later fetch end with `FetchError.stopped` at once; transfers already sent
+  /// go on. A crawl's stop (`CrawlJob.stop`) calls it, so that nothing new leaves after a signal.
+  func stopStartingRequests()
 }
 
 extension Fetching {
+  /// For fetchers without queues (test doubles): nothing to stop.
+  public func stopStartingRequests() {}
+
   /// For fetchers without queues (test doubles): the time `fetch` took.
   public func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch {
     let clock = ContinuousClock()

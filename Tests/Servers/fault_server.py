@@ -6,6 +6,8 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
 
   /ok                      small HTML page
   /hold?ms=N&bucket=B      answers after N ms; counts concurrent requests per bucket
+  /hold?gate=G&bucket=B    answers once /open?gate=G was asked (at most 120 s), counted the same way
+  /open?gate=G             opens gate G
   /stats?bucket=B          JSON {"max": concurrent max, "count": requests} for a bucket
   /slow-body?bytes=N&interval=S   Content-Length N, one byte every S seconds
   /tarpit                  accepts and never answers (/tarpit?image=X counted in bucket tarpit:X)
@@ -28,6 +30,8 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /hostile-validators      200 with an ETag holding a bare CR and a Last-Modified holding an ESC
   /echo-headers            the request headers as JSON
   /huge-header?kind=K&bytes=N  response headers of N bytes: one line (K=line) or many 1 KB lines (K=many)
+Every request but /stats and /open is also counted in bucket "all" (a test asserts that nothing
+was sent after a point).
   /robots.txt              chosen by the Host name's first label (see ROBOTS below); every
                            fetch is counted in bucket "robots:<host name>"
 """
@@ -49,6 +53,7 @@ ROBOTS_CAP = 500 * 1024
 LOCK = threading.Lock()
 BUCKETS = {}  # bucket -> {"active": n, "max": n, "count": n}
 FLAKY = {}  # key -> requests seen
+GATES = {}  # gate -> threading.Event, set by /open
 STOP = threading.Event()
 
 
@@ -95,6 +100,19 @@ def huge_robots():
 
 
 
+def gate(name):
+    with LOCK:
+        return GATES.setdefault(name, threading.Event())
+
+
+def wait_for_gate(name, seconds=120):
+    """Waits until gate `name` is open (or the server stops, or `seconds` pass)."""
+    event = gate(name)
+    deadline = time.monotonic() + seconds
+    while not event.is_set() and not STOP.is_set() and time.monotonic() < deadline:
+        event.wait(0.05)
+
+
 def count(bucket, delta):
     with LOCK:
         entry = BUCKETS.setdefault(bucket, {"active": 0, "max": 0, "count": 0})
@@ -125,6 +143,9 @@ class Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         route = getattr(self, "route_" + url.path.strip("/").replace("-", "_").replace(".", "_"), None)
+        if url.path not in ("/stats", "/open"):
+            count("all", 1)
+            count("all", -1)
         if route is None:
             self.send(404, b"not found")
             return
@@ -140,10 +161,17 @@ class Handler(BaseHTTPRequestHandler):
         bucket = query.get("bucket", "default")
         count(bucket, 1)
         try:
-            STOP.wait(int(query.get("ms", "200")) / 1000)
+            if "gate" in query:
+                wait_for_gate(query["gate"])
+            else:
+                STOP.wait(int(query.get("ms", "200")) / 1000)
         finally:
             count(bucket, -1)  # before answering: the client may start its next request at once
         self.send(200, b"held")
+
+    def route_open(self, query):
+        gate(query.get("gate", "default")).set()
+        self.send(200, b"open", "text/plain")
 
     def route_stats(self, query):
         with LOCK:

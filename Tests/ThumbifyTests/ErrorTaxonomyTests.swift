@@ -12,6 +12,7 @@ import Testing
 struct ErrorTaxonomyTests {
   @Test(arguments: [
     (FetchError.cancelled, FetchError.Family.cancelled),
+    (.stopped, .cancelled),
     (.timedOut("Operation timed out"), .timedOut),
     (.dns("Could not resolve host"), .failed),
     (.httpStatus(404), .failed),

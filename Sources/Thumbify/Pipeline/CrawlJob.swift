@@ -114,13 +114,21 @@ public final class CrawlJob: Sendable {
   let robots: PersistentCache?
   private let stopper = CrawlStop()
 
-  /// Stops the run in progress (or the next one) early: no new URL is taken, and what is still in flight
-  /// after `grace` is cancelled; `run` then returns a summary with `isInterrupted`. For good: a stopped
-  /// job's later runs stop at once.
-  public func stop(cancellingAfter grace: Duration = .seconds(2)) { stopper.stop(cancellingAfter: grace) }
+  /// Stops the run in progress (or the next one) early: no new URL is taken, no new request is sent
+  /// (the job's fetcher is stopped, `Fetching.stopStartingRequests()`: what waits in a host's queue
+  /// ends `stopped`), and what is still in flight after `grace` is cancelled; `run` then returns a
+  /// summary with `isInterrupted`. For good: a stopped job's later runs stop at once, and so does its
+  /// fetcher for anyone else using it.
+  public func stop(cancellingAfter grace: Duration = .seconds(2)) {
+    fetcher.stopStartingRequests()
+    stopper.stop(cancellingAfter: grace)
+  }
 
-  /// Stops at once: the transfers and image work in flight are cancelled (and not saved).
-  public func stopNow() { stopper.stopNow() }
+  /// Stops at once: no new request is sent, and the transfers and image work in flight are cancelled.
+  public func stopNow() {
+    fetcher.stopStartingRequests()
+    stopper.stopNow()
+  }
 
   /// Removing the URLs missing from a run's list (`thumbify crawl --prune`).
   public struct Pruning: Sendable {

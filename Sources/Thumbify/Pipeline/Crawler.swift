@@ -195,8 +195,9 @@ public final class Crawler: Sendable {
     }
     let fetched = await fetcher.measuredFetch(request)
     budget.charge(fetched.networkTime)
-    // A cancelled fetch says nothing about the page: keep its last record, save nothing.
-    if Task.isCancelled { return nil }
+    // A cancelled fetch, or one the stop kept from being sent, says nothing about the page: keep its
+    // last record, save nothing (the resumed run fetches it).
+    if Task.isCancelled || fetched.result.isStopped { return nil }
     let response: FetchResponse
     do {
       response = try fetched.result.get()
@@ -381,6 +382,14 @@ public final class Crawler: Sendable {
       ?? authorityStart
     return String(normalized[..<authorityStart]) + String(normalized[hostStart..<authorityEnd])
       + "/favicon.ico"
+  }
+}
+
+extension Result where Failure == FetchError {
+  /// Whether the fetch was not sent because the crawl stopped (`FetchError.stopped`).
+  var isStopped: Bool {
+    if case .failure(.stopped) = self { return true }
+    return false
   }
 }
 

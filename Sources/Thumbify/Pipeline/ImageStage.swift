@@ -194,9 +194,10 @@ final class ImageStage: Sendable {
       response = try fetched.result.get()
     } catch {
       let failure = RecordError(code: error.code, message: error.description, stage: stage)
-      // Cancelled (a crawl stopped at once): nothing is known about the image; the resumed run,
-      // which has this run's id, must fetch it rather than take a failure from the state.
-      if error == .cancelled { throw failure }
+      // Cancelled (a crawl stopped at once), or not sent (a crawl stopping): nothing is known about
+      // the image; the resumed run, which has this run's id, must fetch it rather than take a failure
+      // from the state.
+      if error == .cancelled || error == .stopped { throw failure }
       var failed = previous
       failed.run = run
       failed.error = failure

@@ -29,10 +29,11 @@ enum CrawlCommand: Subcommand {
         130  stopped by SIGINT (Ctrl-C), after committing what was finished
         143  stopped by SIGTERM, after committing what was finished
 
-      SIGINT (Ctrl-C) or SIGTERM stops the crawl: no new URL is taken, pages in flight \
-      get 2 s to finish and are then cancelled, what is finished is saved, the manifest \
-      lists what is known, and the next run on the directory does only the rest. A \
-      second signal cancels at once; a third exits on the spot.
+      SIGINT (Ctrl-C) or SIGTERM stops the crawl: no new URL is taken and no new \
+      request is sent (requests waiting behind a host's limit end 'stopped'), pages in \
+      flight get 2 s to finish and are then cancelled, what is finished is saved, the \
+      manifest lists what is known, and the next run on the directory does only the \
+      rest. A second signal cancels at once; a third exits on the spot.
       """,
     arguments: [ArgumentSpec("urls-file", help: "The URL list ('-' reads standard input).")],
     options: [

@@ -129,4 +129,28 @@ struct LimitsFetchTests {
     }
     #expect(later == .cancelled)
   }
+
+  /// Issue 34: once stopped, the fetcher sends nothing new: what waits behind the host's limit and
+  /// what is asked for later end `stopped` at once; the transfer already sent finishes.
+  @Test func aStoppedFetcherSendsNothingNew() async throws {
+    // Given one transfer of a host in flight (held at the server) and three waiting behind its limit
+    let server = try await FaultServer()
+    let fetcher = try makeTestFetcher { $0.maxTransfersPerHost = 1 }
+    let url = server.url("/hold?gate=stop&bucket=stop")
+    let results = testTask { await fetchAll(fetcher, url, count: 4) }
+    while try server.stats(bucket: "stop").count < 1 { try await Task.sleep(for: .milliseconds(20)) }
+
+    // When it is stopped, and the held transfer is let go
+    fetcher.stopStartingRequests()
+    let later = await fetchError {
+      try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
+    }
+    try server.open(gate: "stop")
+
+    // Then the waiting ones and the later one were stopped, unsent, and the one in flight finished
+    #expect(later == .stopped)
+    #expect(await results.value.sorted() == ["200", "stopped", "stopped", "stopped"])
+    #expect(try server.stats(bucket: "stop").count == 1)
+    #expect(try server.stats(bucket: "all").count == 1)
+  }
 }

@@ -64,6 +64,11 @@ final class FaultServer: @unchecked Sendable {
     return (object["max"] ?? -1, object["count"] ?? -1)
   }
 
+  /// Opens gate `name`: the requests held on it (`/hold?gate=`) are answered.
+  func open(gate name: String) throws {
+    _ = try Self.get(port: port, path: "/open?gate=\(name)")
+  }
+
   /// A plain blocking HTTP/1.0 GET on 127.0.0.1, independent of the fetcher under test.
   static func get(port: Int, path: String) throws -> [UInt8] {
     let fd = LoopbackNginx.connectLoopback(port: port)
