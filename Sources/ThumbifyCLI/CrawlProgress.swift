@@ -220,6 +220,11 @@ final class CrawlProgress: Sendable {
       text +=
         "Wrote \(written.blobs) new \(written.blobs == 1 ? "blob" : "blobs") (\(Self.bytes(written.bytes))).\n"
       if let warning = Self.crashedDecoderWarning(summary.crashedDecoderSkips) { text += warning + "\n" }
+      if summary.incomplete > 0 {
+        text += summary.incomplete == 1 ? "1 card was" : "\(summary.incomplete) cards were"
+        text += " written incomplete: the stop came before their image, icon or oEmbed was made "
+        text += "(incomplete); the next run completes them.\n"
+      }
       if summary.isInterrupted {
         text += "Interrupted: the URLs not reached were not crawled"
         text +=

@@ -77,6 +77,7 @@ struct RunReport {
       ],
       "invalidLines": summary.invalidLines, "duplicates": summary.duplicates,
       "imageFailures": summary.imageFailures, "needsRendering": summary.needsRendering,
+      "incomplete": summary.incomplete,
       "resumed": summary.isResumed, "kept": summary.kept,
       "pruned": ["total": summary.pruned, "urls": Array(summary.prunedURLs.prefix(limit))],
       "byCode": report.byCode,

@@ -8,6 +8,9 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /hold?ms=N&bucket=B      answers after N ms; counts concurrent requests per bucket
   /hold?gate=G&bucket=B    answers once /open?gate=G was asked (at most 120 s), counted the same way
   /open?gate=G             opens gate G
+  /gated-page?gate=G       a page (counted in bucket "gated-page:G") whose og:image and icon are
+                           /gated-image?gate=G&name=og and &name=icon
+  /gated-image?gate=G&name=N  counted in bucket "gated:G:N"; a 16x16 PNG once gate G is open
   /stats?bucket=B          JSON {"max": concurrent max, "count": requests} for a bucket
   /slow-body?bytes=N&interval=S   Content-Length N, one byte every S seconds
   /tarpit                  accepts and never answers (/tarpit?image=X counted in bucket tarpit:X)
@@ -47,6 +50,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROBOTS_CAP = 500 * 1024
@@ -111,6 +115,16 @@ def wait_for_gate(name, seconds=120):
     deadline = time.monotonic() + seconds
     while not event.is_set() and not STOP.is_set() and time.monotonic() < deadline:
         event.wait(0.05)
+
+
+@functools.lru_cache(maxsize=None)
+def small_png():
+    """A 16x16 RGB PNG (a gradient), made with zlib alone."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + b"".join(bytes((x * 16, y * 16, 128)) for x in range(16)) for y in range(16))
+    header = struct.pack(">IIBBBBB", 16, 16, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 def count(bucket, delta):
@@ -204,6 +218,26 @@ class Handler(BaseHTTPRequestHandler):
                   b'<meta property="og:image" content="/tarpit?image=og">'
                   b'<meta name="twitter:image" content="/tarpit?image=twitter">'
                   b'<link rel="icon" href="/tarpit?image=icon"></head><body>card</body></html>')
+
+    def route_gated_page(self, query):
+        name = query.get("gate", "default")
+        count("gated-page:" + name, 1)
+        count("gated-page:" + name, -1)
+        self.send(200, ("<html><head><title>Gated pictures</title>"
+                        '<meta property="og:image" content="/gated-image?gate=%s&amp;name=og">'
+                        '<link rel="icon" href="/gated-image?gate=%s&amp;name=icon">'
+                        "</head><body>card</body></html>" % (name, name)).encode())
+
+    def route_gated_image(self, query):
+        name = query.get("gate", "default")
+        bucket = "gated:%s:%s" % (name, query.get("name", ""))
+        count(bucket, 1)
+        count(bucket, -1)
+        wait_for_gate(name)
+        if not gate(name).is_set():
+            self.close_connection = True
+            return
+        self.send(200, small_png(), "image/png")
 
     def route_oembed_page(self, query):
         # A page declaring an oEmbed endpoint: /oembed?format=<format> on this server, or `endpoint`.

@@ -41,6 +41,9 @@ public final class CrawlJob: Sendable {
     /// Records of pages that look like app shells and were not rendered (`CrawlRecord.needsRendering`):
     /// `--render auto` would render them.
     public var needsRendering = 0
+    /// Records of pages fetched and read whose card a stop left incomplete (`CrawlRecord.incomplete`):
+    /// the next run completes them.
+    public var incomplete = 0
     /// Records in the manifest.
     public var records = 0
     public var seconds: Double = 0
@@ -333,6 +336,7 @@ public final class CrawlJob: Sendable {
       summary.outcomes = [:]
       summary.imageFailures = 0
       summary.needsRendering = 0
+      summary.incomplete = 0
       return try await BlockingIO.run { () throws -> Summary in
         let writer = try ManifestWriter(path: layout.manifest)
         // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
@@ -374,6 +378,7 @@ public final class CrawlJob: Sendable {
               summary.outcomes[outcome, default: 0] += 1
               if hasImageFailure { summary.imageFailures += 1 }
               if Self.needsRendering(json: stored.json) { summary.needsRendering += 1 }
+              if Self.isIncomplete(json: stored.json) { summary.incomplete += 1 }
               // Only a record with a problem is decoded, for its error codes and messages.
               let isProblem = hasImageFailure || outcome == .failed || outcome == .stale
               summary.report.add(
@@ -385,6 +390,7 @@ public final class CrawlJob: Sendable {
               let hasImageFailure = record.imageError != nil || record.iconError != nil
               if hasImageFailure { summary.imageFailures += 1 }
               if record.needsRendering == true { summary.needsRendering += 1 }
+              if record.incomplete != nil { summary.incomplete += 1 }
               summary.report.add(
                 normalizedURL: stored.normalizedURL, outcome: record.outcome,
                 hasImageFailure: hasImageFailure,
@@ -457,18 +463,22 @@ public final class CrawlJob: Sendable {
 }
 
 extension CrawlJob {
-  /// Whether a record's manifest JSON marks it `needsRendering`, read without decoding it (the walk
-  /// decodes only records with a problem). Inside a JSON string a quote is escaped, so the member
-  /// cannot be faked by page text.
+  /// Whether a record's manifest JSON marks it `needsRendering`, or `incomplete`, read without decoding
+  /// it (the walk decodes only records with a problem). Inside a JSON string a quote is escaped, so the
+  /// member cannot be faked by page text.
   private static let needsRenderingMember = Array(#""needsRendering":true"#.utf8)
+  private static let incompleteMember = Array(#""incomplete":["#.utf8)
 
-  static func needsRendering(json: String) -> Bool {
+  static func needsRendering(json: String) -> Bool { contains(needsRenderingMember, in: json) }
+
+  static func isIncomplete(json: String) -> Bool { contains(incompleteMember, in: json) }
+
+  private static func contains(_ needle: [UInt8], in json: String) -> Bool {
     var json = json
     return json.withUTF8 { bytes in
-      let needle = needsRenderingMember
       var index = 0
       while index + needle.count <= bytes.count {
-        if bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: "n"),
+        if bytes[index] == needle[0], bytes[index + 1] == needle[1],
           bytes[index..<index + needle.count].elementsEqual(needle)
         {
           return true

@@ -5,7 +5,8 @@ import Synchronization
 /// A graceful stop (`stop(cancellingAfter:)`) makes the crawl's workers take no new URL; pages in
 /// flight go on, and whatever is still running after the grace period is cancelled, as by
 /// `stopNow()` at once. Cancelled work is not saved (a cancelled fetch is not a failure of the
-/// page), so the run's records are exactly the URLs it finished, and the resumed run does the rest.
+/// page): a page cancelled before it was fetched has no record, one fetched and read is saved marked
+/// `incomplete` (`CrawlRecord.incomplete`), and the resumed run does the rest.
 /// A stop is for good: a stopped token stops every crawl it is given afterwards at once.
 public final class CrawlStop: Sendable {
   /// How far a stop has gone.

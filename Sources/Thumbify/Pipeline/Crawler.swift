@@ -108,8 +108,9 @@ public final class Crawler: Sendable {
   /// Then flushes the state (`StateStore.flush()`): when it returns, every record is committed.
   ///
   /// When `stop` asks, the workers take no new URL and `crawl` returns once the pages in flight are
-  /// done; when it stops at once, they are cancelled: a page cancelled before its record was saved is
-  /// not saved at all (nor are its cancelled image fetches), so the run holds only finished URLs.
+  /// done; when it stops at once, they are cancelled: a page cancelled before its own fetch ended is
+  /// not saved at all (nor are its cancelled image fetches), and one fetched and read is saved with
+  /// the parts it lacks in `incomplete`, which the resumed run completes.
   ///
   /// - Throws: `StoreError` when the state database fails, or when the list cannot be read to its end
   ///   (after the flush: what was crawled stays; the caller must not write a manifest of part of the
@@ -167,8 +168,16 @@ public final class Crawler: Sendable {
       defer { _ = inFlight.withLock { $0.remove(normalized) } }
       let previous = try state.page(normalized)
       if previous.run == run, let current = previous.current {
-        await onEvent(.record(line: line, record: current, isReused: true))
-        return
+        // Done by an interrupted attempt of this run; one left incomplete by its stop is completed
+        // (its page is not fetched again, unless a render was cut short).
+        if current.incomplete == nil {
+          await onEvent(.record(line: line, record: current, isReused: true))
+          return
+        }
+        if let completed = try await completePage(current, priority: line) {
+          await onEvent(.record(line: line, record: completed, isReused: true))
+          return
+        }
       }
       guard
         let record = try await crawlPage(
@@ -227,27 +236,33 @@ public final class Crawler: Sendable {
       to: extractor.extract(
         html: response.body, pageURL: response.finalURL, contentType: response.contentType),
       of: response, url: normalizedURL, extractor: extractor)
-    if Task.isCancelled { return nil }
+    // From here on the page was fetched and read: a stop (the first signal, which sends no new request,
+    // or the second, which cancels what is in flight) leaves the parts not done `incomplete`, and the
+    // record is saved all the same (never as the last good one), so that the pages fetched are kept.
+    var parts = Parts()
+    // A render cut short needs the page again: the resumed run fetches it (`completePage`).
+    let renderError = parts.unless(Task.isCancelled && rendering.error != nil, "render", rendering.error)
     let needsRendering =
       render.mode == .never && RenderRule.needsRendering(rendering.metadata, html: response.body)
     let embedding = await oembed.apply(
       to: rendering.metadata, timeout: budget.remaining, priority: Self.imagePriority(ofPage: priority))
     budget.charge(embedding.networkTime)
-    if Task.isCancelled { return nil }
     let metadata = embedding.metadata
     let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
     let (imageResult, iconResult) = await thumbnails(
       images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL),
       budget: budget, priority: Self.imagePriority(ofPage: priority))
-    if Task.isCancelled { return nil }  // its images may have been cancelled, not failed
-    let record = CrawlRecord(
+    var record = CrawlRecord(
       originalURL: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
-      image: imageResult.set, icon: iconResult.set, imageError: imageResult.error,
-      iconError: iconResult.error,
-      render: rendering.facts, renderError: rendering.error, oembedError: embedding.error,
+      image: imageResult.set, icon: iconResult.set,
+      render: rendering.facts, renderError: renderError,
       needsRendering: needsRendering ? true : nil)
+    record.oembedError = parts.unlessStopped("oembed", embedding.error)
+    record.imageError = parts.unlessStopped("image", imageResult.error)
+    record.iconError = parts.unlessStopped("icon", iconResult.error)
+    record.incomplete = parts.missing
     try save(
-      normalizedURL, record: record, run: run, isGood: true, etag: response.etag,
+      normalizedURL, record: record, run: run, isGood: parts.missing == nil, etag: response.etag,
       lastModified: response.lastModified, fetchedAt: now, isNew: previous.isEmpty)
     return record
   }
@@ -261,7 +276,7 @@ public final class Crawler: Sendable {
   /// The card image's and the icon's thumbnails, made in parallel when both need work. Most pages
   /// share images met before, whose results are in memory: those are taken without a child task.
   /// Each of the two gets what the page fetch left of the URL's `budget`.
-  private func thumbnails(
+  func thumbnails(
     images imageURLs: [String], icons iconURLs: [String], budget: NetworkBudget, priority: Int
   )
     async -> (
@@ -295,7 +310,7 @@ public final class Crawler: Sendable {
 
   /// Saves a record, then writes its card file when the crawler has `cards`; `isNew` when the state had
   /// no record of the URL (so no card was written for it: `CardWriter.write(encoded:key:isNew:)`).
-  private func save(
+  func save(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
     fetchedAt: Double?, isNew: Bool = false
   ) throws(StoreError) {
@@ -342,7 +357,7 @@ public final class Crawler: Sendable {
     return record
   }
 
-  private func imageCandidates(_ metadata: PageMetadata) -> [String] {
+  func imageCandidates(_ metadata: PageMetadata) -> [String] {
     var urls = (metadata.images ?? []).map(\.url)
     if let image = metadata.image, !urls.contains(image.url) { urls.insert(image.url, at: 0) }
     return Array(urls.prefix(configuration.maxImageCandidates))
@@ -351,7 +366,7 @@ public final class Crawler: Sendable {
   /// The extractor's icons, best first, with `/favicon.ico` among those tried: where the extractor
   /// ranked it when that is within `maxIconCandidates`, else as the last one (a page listing many icons
   /// that all fail still gets the site's favicon).
-  private func iconCandidates(_ metadata: PageMetadata, pageURL: String) -> [String] {
+  func iconCandidates(_ metadata: PageMetadata, pageURL: String) -> [String] {
     guard !iconVariants.list.isEmpty else { return [] }
     let limit = configuration.maxIconCandidates
     var urls = (metadata.icons ?? []).map(\.url)

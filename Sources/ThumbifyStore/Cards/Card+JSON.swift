@@ -15,6 +15,7 @@ extension Card: JSONWritable {
       json.member("icon", icon)
       json.member("image", image)
       json.member("imageError", imageError)
+      json.member("incomplete", incomplete)
       json.member("key", key)
       json.member("lang", lang)
       json.member("modifiedTime", modifiedTime)

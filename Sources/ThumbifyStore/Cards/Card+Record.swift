@@ -51,7 +51,8 @@ extension Card {
       embed: metadata?.embed.flatMap { Card.isLinkable($0.iframeURL) ? $0 : nil },
       needsRendering: state == .failed ? nil : record.needsRendering,
       error: record.error.map(Failure.init),
-      imageError: state == .failed || record.image != nil ? nil : record.imageError.map(Failure.init)
+      imageError: state == .failed || record.image != nil ? nil : record.imageError.map(Failure.init),
+      incomplete: state == .failed ? nil : record.incomplete
     )
   }
 

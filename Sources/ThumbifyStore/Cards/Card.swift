@@ -138,4 +138,7 @@ public struct Card: Sendable, Codable, Equatable {
   /// Why the card has no image although the page named one (every candidate failed to load or
   /// decode); the page itself succeeded.
   public var imageError: Failure?
+  /// The parts a stopped crawl did not finish (`CrawlRecord.incomplete`: `render`, `oembed`, `image`,
+  /// `icon`): the frontend may draw the card as it is; the next run completes it. Absent when complete.
+  public var incomplete: [String]?
 }

@@ -18,6 +18,7 @@ extension CrawlRecord: JSONWritable {
       json.member("iconError", iconError)
       json.member("image", image)
       json.member("imageError", imageError)
+      json.member("incomplete", incomplete)
       json.member("metadata", metadata)
       if let needsRendering { json.member("needsRendering", needsRendering) }
       json.member("normalizedURL", normalizedURL)

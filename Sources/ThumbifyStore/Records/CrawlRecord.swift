@@ -55,13 +55,20 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
   /// makes an empty card (`RenderRule.needsRendering`): `--render auto` would render it. Absent
   /// otherwise.
   public var needsRendering: Bool?
+  /// The parts of the card a stopped crawl did not finish, in the order they are made: `render`,
+  /// `oembed`, `image`, `icon` (docs/crawl.md, "Stopping a crawl"). The page was fetched and read, but a
+  /// stop (SIGINT, SIGTERM) kept those requests from being sent or cancelled them; their errors are
+  /// absent, as nothing failed. Such a record is never the URL's last good one: the next run completes
+  /// it (a resumed run makes only the missing parts from the record's metadata; a new run fetches the
+  /// page again). Absent when the card is complete.
+  public var incomplete: [String]?
 
   public init(
     originalURL: String, normalizedURL: String, outcome: Outcome, fetch: FetchFacts? = nil,
     metadata: PageMetadata? = nil, image: ThumbnailSet? = nil, icon: ThumbnailSet? = nil,
     error: RecordError? = nil, imageError: RecordError? = nil, iconError: RecordError? = nil,
     render: RenderFacts? = nil, renderError: RecordError? = nil, oembedError: RecordError? = nil,
-    needsRendering: Bool? = nil
+    needsRendering: Bool? = nil, incomplete: [String]? = nil
   ) {
     self.schema = Self.schemaVersion
     self.originalURL = originalURL
@@ -78,6 +85,7 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
     self.renderError = renderError
     self.oembedError = oembedError
     self.needsRendering = needsRendering
+    self.incomplete = incomplete
   }
 }
 
@@ -133,7 +141,7 @@ extension CrawlRecord {
 
   private enum CodingKeys: String, CodingKey {
     case schema, url, originalURL, normalizedURL, outcome, fetch, metadata, image, icon, error, imageError
-    case iconError, render, renderError, oembedError, needsRendering
+    case iconError, render, renderError, oembedError, needsRendering, incomplete
   }
 
   public init(from decoder: any Decoder) throws {
@@ -158,6 +166,7 @@ extension CrawlRecord {
     renderError = try container.decodeIfPresent(RecordError.self, forKey: .renderError)
     oembedError = try container.decodeIfPresent(RecordError.self, forKey: .oembedError)
     needsRendering = try container.decodeIfPresent(Bool.self, forKey: .needsRendering)
+    incomplete = try container.decodeIfPresent([String].self, forKey: .incomplete)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -178,6 +187,7 @@ extension CrawlRecord {
     try container.encodeIfPresent(renderError, forKey: .renderError)
     try container.encodeIfPresent(oembedError, forKey: .oembedError)
     try container.encodeIfPresent(needsRendering, forKey: .needsRendering)
+    try container.encodeIfPresent(incomplete, forKey: .incomplete)
   }
 
   /// Every blob this record references (image and icon variants), relative to the output directory.

@@ -52,7 +52,7 @@ struct JSONWriterTests {
         reason: "appShell", fields: ["title", "image"], finalURL: "https://example.com/a/rendered"),
       renderError: RecordError(code: "renderFailed", message: "The browser exited.", stage: "render"),
       oembedError: RecordError(code: "oembedInvalid", message: "Not oEmbed.", stage: "oembed"),
-      needsRendering: true)
+      needsRendering: true, incomplete: ["oembed", "image", "icon"])
   }()
 
   /// A card with every optional set.

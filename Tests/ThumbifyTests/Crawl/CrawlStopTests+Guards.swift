@@ -73,4 +73,95 @@ extension CrawlStopTests {
     let counts = try requestCounts(prefix: prefix, count: count)
     #expect(zip(stopped, counts).allSatisfy { before, after in after >= 1 && after - before <= 1 })
   }
+
+  /// The card file of `url` in `out`, decoded, and its text.
+  func card(of url: String, in out: String) throws -> (card: Card, text: String) {
+    let path = out + "/cards/" + CardKey(normalizedURL: try URLNormalization.normalize(url)).fileName
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    return (try JSONDecoder().decode(Card.self, from: Data(text.utf8)), text)
+  }
+
+  /// A page fetched before the stop, whose image and icon are still held by the server (in flight, or
+  /// waiting behind `--per-host 1`), is kept as a card marked incomplete when the second signal or the
+  /// end of the grace cancels them ("Stopped after 0 URLs" before); the next run completes it without
+  /// fetching the page again.
+  @Test(arguments: [(perHost: 1, signals: 2), (perHost: 2, signals: 2), (perHost: 2, signals: 1)])
+  func aStopKeepsThePagesFetchedAsIncompleteCards(perHost: Int, signals: Int) async throws {
+    // Given a page served at once whose image and icon the server holds until their gate opens
+    let gate = "pictures-\(perHost)-\(signals)"
+    let url = server.url("/gated-page?gate=\(gate)")
+    let list = root + "/\(gate).txt"
+    try (url + "\n").write(toFile: list, atomically: true, encoding: .utf8)
+    let out = root + "/" + gate
+    let victim = try start(list, out, perHost: perHost)
+    guard await whenSignalsAreHandled(victim) else { return }
+    let pictures = { () throws -> Int in
+      try self.server.stats(bucket: "gated:\(gate):og").count
+        + self.server.stats(bucket: "gated:\(gate):icon").count
+    }
+    guard try await eventually("the pictures asked for", { try pictures() >= perHost }) else {
+      kill(victim.processIdentifier, SIGKILL)
+      return
+    }
+
+    // When the crawl gets SIGINT, and a second one (or the 2 s grace ends)
+    kill(victim.processIdentifier, SIGINT)
+    if signals == 2 {
+      guard try await eventually("the crawl logs its stop", { hasLoggedItsStop(out) }) else {
+        kill(victim.processIdentifier, SIGKILL)
+        return
+      }
+      kill(victim.processIdentifier, SIGINT)
+    }
+    let status = await victim.exitStatus()
+
+    // Then the page is in the manifest and has its card, both marked incomplete, valid by their schemas
+    let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
+    #expect(status == 130, "\(log)")
+    #expect(try pictures() == perHost, "a picture waiting behind the host's limit was sent after the signal")
+    let stopped = try readManifest(out)
+    #expect(stopped.count == 1, "\(log)")
+    let record = try #require(stopped.first)
+    #expect(record.outcome == .ok)
+    #expect(record.metadata?.title == "Gated pictures")
+    #expect(record.incomplete == ["image", "icon"])
+    #expect(record.image == nil && record.icon == nil)
+    #expect(record.imageError == nil && record.iconError == nil, "nothing failed: the stop cut them off")
+    let stoppedCard = try card(of: url, in: out)
+    #expect(stoppedCard.card.incomplete == ["image", "icon"])
+    #expect(stoppedCard.card.title == "Gated pictures")
+    let schemas = try JSONSchemaValidator(directory: TestPaths.repository + "/docs")
+    let line = try String(contentsOfFile: out + "/manifest.jsonl", encoding: .utf8)
+    #expect(schemas.errors(ofText: line, against: "manifest.schema.json") == [])
+    #expect(schemas.errors(ofText: stoppedCard.text, against: "cards.schema.json") == [])
+    let summary = try summary(out)
+    #expect(summary["records"] as? Int == 1)
+    #expect(summary["incomplete"] as? Int == 1)
+    // It is not the URL's last good record, which a later run would take as fresh
+    do {
+      let state = try StateStore(path: OutputLayout(out, stateDirectory: out + ".state").stateDatabase)
+      let page = try state.page(URLNormalization.normalize(url))
+      #expect(page.good == nil)
+      #expect(page.current?.incomplete == ["image", "icon"])
+    }
+
+    // When the pictures are served again and the crawl runs again
+    try server.open(gate: gate)
+    #expect(try await start(list, out, perHost: perHost).exitStatus() == 0)
+
+    // Then the card is complete, made without fetching the page again
+    let completed = try #require(try readManifest(out).first)
+    #expect(completed.incomplete == nil)
+    #expect(completed.image != nil && completed.icon != nil)
+    #expect(completed.metadata?.title == "Gated pictures")
+    let card = try card(of: url, in: out).card
+    #expect(card.incomplete == nil)
+    #expect(card.image != nil && card.icon != nil)
+    #expect(try server.stats(bucket: "gated-page:\(gate)").count == 1)
+    #expect(try pictures() == perHost + 2)
+    let rerun = try self.summary(out)
+    #expect(rerun["resumed"] as? Bool == true)
+    #expect(rerun["incomplete"] as? Int == 0)
+    #expect(rerun["interrupted"] as? Bool == false)
+  }
 }

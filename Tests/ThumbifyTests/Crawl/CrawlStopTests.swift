@@ -38,13 +38,13 @@ final class CrawlStopTests {
   }
 
   /// Starts the binary with its summary (JSON) in `<out>.summary` and its log in `<out>.log`.
-  func start(_ list: String, _ out: String, concurrency: Int = 4) throws -> ChildProcess {
+  func start(_ list: String, _ out: String, concurrency: Int = 4, perHost: Int = 2) throws -> ChildProcess {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: TestPaths.binary)
     process.arguments = [
       "crawl", list, "--out", out, "--state", out + ".state", "--allow-private-network", "--ignore-robots",
       "--log-format", "json",
-      "--concurrency", "\(concurrency)", "--per-host", "2",
+      "--concurrency", "\(concurrency)", "--per-host", "\(perHost)",
     ]
     for suffix in [".summary", ".log"] {
       _ = FileManager.default.createFile(atPath: out + suffix, contents: nil)
