@@ -96,9 +96,14 @@ final class CrawlProgress: Sendable {
   }
 
   /// Logs a URL removed by `--prune` (JSON log only: the text summary counts them, last-run.json names them).
-  func pruned(_ url: String) {
+  func pruned(_ url: String) { logRemoved(url, event: "pruned") }
+
+  /// Logs a URL dropped by `--drop-gone-after`, as `pruned` does.
+  func dropped(_ url: String) { logRemoved(url, event: "droppedGone") }
+
+  private func logRemoved(_ url: String, event: String) {
     guard format == .json, !isQuiet else { return }
-    let line = Diagnostics.logLine(["event": "pruned", "normalizedURL": url], level: .info)
+    let line = Diagnostics.logLine(["event": event, "normalizedURL": url], level: .info)
     let wasDrawn = state.withLock { $0.isBarDrawn }
     console.writeError(raw: (wasDrawn ? "\r\u{1B}[2K" : "") + Console.escapingControls(line) + "\n")
   }
@@ -159,8 +164,9 @@ final class CrawlProgress: Sendable {
   ) -> String {
     let outcomes = summary.outcomes
     let count = { (outcome: CrawlRecord.Outcome) in outcomes[outcome] ?? 0 }
-    // Kept records (URLs missing from the list, or not reached by a stopped run) are earlier runs'.
-    let crawled = summary.records - summary.kept - summary.keptFromEarlierRuns
+    // Kept records (URLs missing from the list, or not reached by a stopped run) are earlier runs';
+    // dropped ones were crawled, and left out of the manifest.
+    let crawled = summary.records - summary.kept - summary.keptFromEarlierRuns + summary.droppedGone
     switch format {
     case .json:
       var object: [String: Any] = [
@@ -212,6 +218,15 @@ final class CrawlProgress: Sendable {
       if summary.kept > 0 {
         text += "Kept \(summary.kept) \(summary.kept == 1 ? "URL" : "URLs") missing from the list "
         text += "(their last cards stay in the manifest; --prune removes them).\n"
+      }
+      if summary.droppedGone > 0 {
+        text +=
+          "Dropped \(summary.droppedGone) \(summary.droppedGone == 1 ? "URL" : "URLs") gone (404 or 410 "
+        text += "on every run) for longer than --drop-gone-after: "
+        text += summary.droppedGoneURLs.prefix(Self.namedWithoutImage).joined(separator: ", ")
+        let others = summary.droppedGone - min(summary.droppedGoneURLs.count, Self.namedWithoutImage)
+        text += others > 0 ? " and \(others) more" : ""
+        text += " (records and cards removed; the state remembers them while they stay gone).\n"
       }
       if summary.pruned > 0 {
         text += "Pruned \(summary.pruned) \(summary.pruned == 1 ? "URL" : "URLs") missing from the list "

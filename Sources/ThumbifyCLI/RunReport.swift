@@ -80,6 +80,7 @@ struct RunReport {
       "incomplete": summary.incomplete,
       "resumed": summary.isResumed, "kept": summary.kept,
       "pruned": ["total": summary.pruned, "urls": Array(summary.prunedURLs.prefix(limit))],
+      "droppedGone": ["total": summary.droppedGone, "urls": Array(summary.droppedGoneURLs.prefix(limit))],
       "byCode": report.byCode,
       "byHost": report.topHosts().map { host in
         [
@@ -118,11 +119,15 @@ struct RunReport {
         [CrawlRecord.Outcome.ok, .notModified, .stale, .failed].map {
           ($0.rawValue, summary.outcomes[$0] ?? 0)
         }
-        + [("invalid", summary.invalidLines), ("kept", summary.kept), ("pruned", summary.pruned)]
+        + [
+          ("invalid", summary.invalidLines), ("kept", summary.kept), ("pruned", summary.pruned),
+          ("droppedGone", summary.droppedGone),
+        ]
       family(
         "thumbify_crawl_urls",
         "URLs of the last crawl by outcome (invalid: lines that are not URLs; kept: missing from the list, "
-          + "kept from earlier runs; pruned: removed).",
+          + "kept from earlier runs; pruned: removed; droppedGone: gone for longer than --drop-gone-after, "
+          + "removed).",
         outcomes.map { ([("outcome", $0.0)], Double($0.1)) })
       let codes = summary.report.byCode.sorted { $0.key < $1.key }.flatMap { kind, codes in
         codes.sorted { $0.key < $1.key }.map { ([("kind", kind), ("code", $0.key)], Double($0.value)) }

@@ -8,6 +8,8 @@ stdin closes (so it never outlives the test process that started it). Endpoints:
   /hold?ms=N&bucket=B      answers after N ms; counts concurrent requests per bucket
   /hold?gate=G&bucket=B    answers once /open?gate=G was asked (at most 120 s), counted the same way
   /open?gate=G             opens gate G
+  /switch?key=K            a page, or the status /set-status?key=K&code=N last set (counted in "switch:K")
+  /set-status?key=K&code=N sets what /switch?key=K answers (200 again: the page)
   /gated-page?gate=G       a page (counted in bucket "gated-page:G") whose og:image and icon are
                            /gated-image?gate=G&name=og and &name=icon
   /gated-image?gate=G&name=N  counted in bucket "gated:G:N"; a 16x16 PNG once gate G is open
@@ -58,6 +60,7 @@ LOCK = threading.Lock()
 BUCKETS = {}  # bucket -> {"active": n, "max": n, "count": n}
 FLAKY = {}  # key -> requests seen
 GATES = {}  # gate -> threading.Event, set by /open
+SWITCHES = {}  # key -> the status /switch?key= answers
 STOP = threading.Event()
 
 
@@ -218,6 +221,23 @@ class Handler(BaseHTTPRequestHandler):
                   b'<meta property="og:image" content="/tarpit?image=og">'
                   b'<meta name="twitter:image" content="/tarpit?image=twitter">'
                   b'<link rel="icon" href="/tarpit?image=icon"></head><body>card</body></html>')
+
+    def route_switch(self, query):
+        key = query.get("key", "default")
+        count("switch:" + key, 1)
+        count("switch:" + key, -1)
+        with LOCK:
+            status = SWITCHES.get(key, 200)
+        if status == 200:
+            self.send(200, ("<html><head><title>Switch %s</title></head><body>here</body></html>"
+                            % html.escape(key)).encode())
+        else:
+            self.send(status, b"switched")
+
+    def route_set_status(self, query):
+        with LOCK:
+            SWITCHES[query.get("key", "default")] = int(query.get("code", "200"))
+        self.send(200, b"set", "text/plain")
 
     def route_gated_page(self, query):
         name = query.get("gate", "default")

@@ -9,7 +9,7 @@ struct CrawlCommandTests {
     "thumbify crawl <urls-file> --out <dir> [--state <dir>] [--variant <spec> ...] [--max-age <duration>] "
     + "[--timeout <duration>] [--concurrency <n>] [--per-host <n>] [--allow-private-network] [--ignore-robots] "
     + "[--cacert <file>] [--contact <url>] [--max-failures <n|p%>] [--prune] [--prune-max <n|p%>] [--force-prune] "
-    + "[--metrics <file>] [--shard <k/n>] [--shards <n>] [--baseline <dir>] [--baseline-state <dir>] "
+    + "[--drop-gone-after <duration>] [--metrics <file>] [--shard <k/n>] [--shards <n>] [--baseline <dir>] [--baseline-state <dir>] "
     + "[--render <mode>] [--render-timeout <duration>] [--oembed <mode>] [--quiet] [--log-format <format>]"
 
   @Test func crawlHelpShowsUsageOptionsAndExitCodes() async {
@@ -88,6 +88,14 @@ struct CrawlCommandTests {
     ),
     (["crawl", "u", "--out", "x", "--prune-max", "5"], "'--prune-max' needs '--prune'"),
     (["crawl", "u", "--out", "x", "--force-prune"], "'--force-prune' needs '--prune'"),
+    (
+      ["crawl", "u", "--out", "x", "--drop-gone-after", "0"],
+      "The value '0' is invalid for '--drop-gone-after <duration>'"
+    ),
+    (
+      ["crawl", "u", "--out", "x", "--drop-gone-after", "soon"],
+      "The value 'soon' is invalid for '--drop-gone-after <duration>'"
+    ),
     (
       ["crawl", "u", "--out", "x", "--shard", "4/4"],
       "The value '4/4' is invalid for '--shard <k/n>': give K/N with 0 <= K < N"

@@ -63,6 +63,10 @@ public final class CrawlJob: Sendable {
     /// `CrawlReport.maxListed` of them.
     public var pruned = 0
     public var prunedURLs: [String] = []
+    /// Listed URLs gone (404 or 410 on every run) for at least `GoneDropping.after`, left out of the
+    /// manifest with their cards removed, and the first `CrawlReport.maxListed` of them.
+    public var droppedGone = 0
+    public var droppedGoneURLs: [String] = []
     /// Errors by code, outcomes by host, and the URLs that failed or lack an image or icon.
     public var report = CrawlReport()
 
@@ -153,6 +157,23 @@ public final class CrawlJob: Sendable {
     }
   }
   let pruning: Pruning?
+
+  /// Dropping the listed pages gone for long (`thumbify crawl --drop-gone-after`): a page that answered
+  /// 404 or 410 on every run for at least `after` (`StateStore.PageState`'s series, `savePage`'s
+  /// `goneAt`) is left out of the manifest and its card removed, counted (`Summary.droppedGone`);
+  /// its state row stays, so it stays dropped while it stays gone, and comes back when it answers.
+  /// Without it a gone page keeps its last good card, `stale`, with the 404 or 410 as its error.
+  public struct GoneDropping: Sendable {
+    public var after: Duration
+    /// Called with each URL dropped, once its card is removed (the JSON log names them all).
+    public var onDropped: @Sendable (String) -> Void
+
+    public init(after: Duration, onDropped: @escaping @Sendable (String) -> Void = { _ in }) {
+      self.after = after
+      self.onDropped = onDropped
+    }
+  }
+  let droppingGone: GoneDropping?
   /// Crawls only this shard's URLs of the list (`thumbify crawl --shard K/N`).
   let shard: Shard?
   /// Renders the pages instead of Chromium (tests).
@@ -181,15 +202,17 @@ public final class CrawlJob: Sendable {
   ///     (`StateStore.importState`), so that their pages are fetched conditionally, failures keep
   ///     their cards (stale) and unlisted ones are kept; the blobs and cards such records name are
   ///     brought from the baseline directory when they are used.
+  ///   - droppingGone: drop the listed pages gone for long (`GoneDropping`); `nil` keeps them.
   public convenience init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
-    pruning: Pruning? = nil, shard: Shard? = nil, baseline: OutputLayout? = nil
+    pruning: Pruning? = nil, shard: Shard? = nil, baseline: OutputLayout? = nil,
+    droppingGone: GoneDropping? = nil
   ) {
     self.init(
       layout: layout, configuration: configuration, fetcher: fetcher, extractor: extractor,
       thumbnailer: thumbnailer, robots: robots, pruning: pruning, shard: shard, baseline: baseline,
-      renderer: nil)
+      droppingGone: droppingGone, renderer: nil)
   }
 
   /// A job whose pages are rendered by `renderer` (a test double) instead of the Chromium
@@ -198,8 +221,9 @@ public final class CrawlJob: Sendable {
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
     pruning: Pruning? = nil, shard: Shard? = nil, baseline: OutputLayout? = nil,
-    renderer: (any PageRendering)?
+    droppingGone: GoneDropping? = nil, renderer: (any PageRendering)?
   ) {
+    self.droppingGone = droppingGone
     self.baseline = baseline
     self.renderer = renderer
     self.shard = shard
@@ -347,6 +371,9 @@ public final class CrawlJob: Sendable {
         // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
         // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
         let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
+        // A stopped run drops nothing (like a prune): it did not ask every listed page.
+        let goneCutoff =
+          isStopped ? nil : droppingGone.map { Date().timeIntervalSince1970 - $0.after.seconds }
         try state.forEachRecord(
           of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
           keepingUnlisted: pruning == nil || isStopped,
@@ -358,6 +385,16 @@ public final class CrawlJob: Sendable {
             return nil
           },
           { stored in
+            // A page gone long enough is left out; its card is removed once the manifest is in place.
+            if let goneCutoff, !stored.isEarlier, !stored.isKept, let since = stored.goneSince,
+              since <= goneCutoff
+            {
+              summary.droppedGone += 1
+              if summary.droppedGoneURLs.count < CrawlReport.maxListed {
+                summary.droppedGoneURLs.append(stored.normalizedURL)
+              }
+              return
+            }
             // The state stores each record with the manifest's encoding and its summary facts: copied and
             // counted, not decoded. In a fresh run the worker that saved a record wrote its card; a
             // resumed run writes them all again from the records (a run killed between saving a record
@@ -403,7 +440,7 @@ public final class CrawlJob: Sendable {
         // A stopped run prunes nothing: the listed URLs it did not reach have no record of it either.
         if let pruning, !isStopped {
           let known = try state.pageCount()
-          unlisted = known - writer.count
+          unlisted = known - writer.count - summary.droppedGone
           if unlisted > 0, !pruning.isForced, !pruning.limit.allows(unlisted, of: known) {
             throw StoreError.pruneRefused(removing: unlisted, known: known, limit: pruning.limit.description)
           }
@@ -419,6 +456,14 @@ public final class CrawlJob: Sendable {
             unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
             pruning.onRemoved(url)
             if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
+          }
+        }
+        if let droppingGone, let goneCutoff, summary.droppedGone > 0 {
+          // After the manifest without them is in place (a kill before leaves the run unfinished, and
+          // its resumption drops them again).
+          try state.forEachPage(of: run.id, goneSince: goneCutoff) { url in
+            unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
+            droppingGone.onDropped(url)
           }
         }
         if hadCards && !isStopped && shard == nil { _ = try cards.finish() }
@@ -459,6 +504,13 @@ public final class CrawlJob: Sendable {
     let hadCards = !FileSystem.isMissingOrEmpty(cardWriter.cardsDirectory)
     try FileSystem.makeDirectories(cardWriter.cardsDirectory)
     return (state, run, journal, cardWriter, hadCards)
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  fileprivate var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) * 1e-18
   }
 }
 

@@ -211,9 +211,11 @@ public final class Crawler: Sendable {
     do {
       response = try fetched.result.get()
     } catch {
+      // 404 and 410 say the page is gone; `--drop-gone-after` drops it once it has said so long enough.
+      let isGone = error == .httpStatus(404) || error == .httpStatus(410)
       return try saveFailure(
         RecordError(code: error.code, message: error.description, stage: "fetch"), url: url,
-        normalizedURL: normalizedURL, previous: previous)
+        normalizedURL: normalizedURL, previous: previous, goneAt: isGone ? now : nil)
     }
     if response.isNotModified {
       guard var record = previous.good else {
@@ -312,11 +314,11 @@ public final class Crawler: Sendable {
   /// no record of the URL (so no card was written for it: `CardWriter.write(encoded:key:isNew:)`).
   func save(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
-    fetchedAt: Double?, isNew: Bool = false
+    fetchedAt: Double?, isNew: Bool = false, goneAt: Double? = nil
   ) throws(StoreError) {
     try state.savePage(
       url, record: record, run: run, isGood: isGood, etag: etag, lastModified: lastModified,
-      fetchedAt: fetchedAt)
+      fetchedAt: fetchedAt, goneAt: goneAt)
     guard let cards, firstCardError.withLock({ $0 }) == nil else { return }
     do throws(StoreError) {
       let key = CardKey(normalizedURL: url)  // url is record.normalizedURL
@@ -338,7 +340,8 @@ public final class Crawler: Sendable {
 
   /// A failed fetch keeps the last good card, marked stale; without one, the record is `failed`.
   private func saveFailure(
-    _ error: RecordError, url: String, normalizedURL: String, previous: StateStore.PageState
+    _ error: RecordError, url: String, normalizedURL: String, previous: StateStore.PageState,
+    goneAt: Double? = nil
   ) throws(StoreError) -> CrawlRecord {
     var record: CrawlRecord
     if var good = previous.good {
@@ -353,7 +356,7 @@ public final class Crawler: Sendable {
     record.schema = CrawlRecord.schemaVersion
     try save(
       normalizedURL, record: record, run: run, isGood: false, etag: nil, lastModified: nil, fetchedAt: nil,
-      isNew: previous.isEmpty)
+      isNew: previous.isEmpty, goneAt: goneAt)
     return record
   }
 

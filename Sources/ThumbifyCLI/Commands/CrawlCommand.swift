@@ -69,6 +69,12 @@ enum CrawlCommand: Subcommand {
           + "(default: 20%)"),
       .flag("force-prune", help: "With --prune, remove them however many there are."),
       .option(
+        "drop-gone-after", value: "duration",
+        help:
+          "Drop listed pages that answered 404 or 410 on every run for at least this long (e.g. 7d): "
+          + "their manifest records and cards are removed, and counted; without it a gone page keeps its "
+          + "last card, marked stale."),
+      .option(
         "metrics", value: "file",
         help: "Write a Prometheus textfile (node_exporter's textfile collector) with the run's counts."),
       .option(
@@ -111,6 +117,8 @@ enum CrawlCommand: Subcommand {
     /// `--prune`, `--prune-max`, `--force-prune`: `nil` keeps the URLs missing from the list.
     var pruneLimit: Threshold?
     var isPruneForced: Bool
+    /// `--drop-gone-after <duration>` in seconds: `nil` keeps gone pages (stale).
+    var dropGoneAfter: Double?
     /// `--metrics <file>`.
     var metricsPath: String?
     /// `--shard K/N`, or the array task the environment names (`ShardSelection`).
@@ -173,6 +181,7 @@ enum CrawlCommand: Subcommand {
       maxFailures: try threshold("max-failures", default: "0"),
       pruneLimit: isPruning ? try threshold("prune-max", default: "20%") : nil,
       isPruneForced: arguments.flag("force-prune"),
+      dropGoneAfter: try DurationParser.value("drop-gone-after", in: arguments, allowsZero: false),
       metricsPath: arguments.value("metrics"), shard: shard, baseline: arguments.value("baseline"),
       baselineState: arguments.value("baseline-state"))
   }
@@ -265,11 +274,14 @@ enum CrawlCommand: Subcommand {
     let pruning = options.pruneLimit.map { limit in
       CrawlJob.Pruning(limit: limit, isForced: options.isPruneForced, onRemoved: { progress.pruned($0) })
     }
+    let droppingGone = options.dropGoneAfter.map { seconds in
+      CrawlJob.GoneDropping(after: .milliseconds(Int64(seconds * 1000)), onDropped: { progress.dropped($0) })
+    }
     let job = CrawlJob(
       layout: layout, configuration: options.configuration,
       fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
       robots: components.robots, pruning: pruning, shard: options.shard?.shard, baseline: baseline,
-      renderer: components.renderer)
+      droppingGone: droppingGone, renderer: components.renderer)
     let signals = StopSignals(
       onFirst: { signal in
         job.stop(cancellingAfter: .seconds(2))

@@ -21,12 +21,16 @@ extension StateStore {
   /// Records `record` as the result of `run` for `url`; when `isGood`, it also becomes the last good
   /// record with the given validators and fetch time.
   ///
+  /// `goneAt` (seconds since 1970) says the page answered 404 or 410 in this run: the page is gone
+  /// since the first of an unbroken series of such answers (`PageState.goneSince`, kept when it is
+  /// set); any other result (`goneAt` nil) ends the series.
+  ///
   /// The write joins the open batch (`GroupCommit`): it is durable once that batch is committed.
   ///
   /// - Throws: `StoreError` when the write fails, or the batch's commit, or an earlier commit.
   public func savePage(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
-    fetchedAt: Double?
+    fetchedAt: Double?, goneAt: Double? = nil
   ) throws(StoreError) {
     let json = Self.encode(record)
     let derived: [Value] = [
@@ -40,7 +44,7 @@ extension StateStore {
           INSERT INTO pages(url, good, current, run, etag, last_modified, fetched_at, outcome, image_failed)
           VALUES(?1, ?2, NULL, ?3, ?4, ?5, ?6, ?7, ?8)
           ON CONFLICT(url) DO UPDATE SET good = ?2, current = NULL, run = ?3, etag = ?4, last_modified = ?5,
-            fetched_at = ?6, card = NULL, outcome = ?7, image_failed = ?8
+            fetched_at = ?6, card = NULL, outcome = ?7, image_failed = ?8, gone_since = NULL
           """,
           [
             .text(url), .text(json), .integer(run), etag.map(Value.text) ?? .null,
@@ -49,9 +53,10 @@ extension StateStore {
       } else {
         try db.query(
           """
-          INSERT INTO pages(url, current, run, outcome, image_failed) VALUES(?1, ?2, ?3, ?4, ?5)
-          ON CONFLICT(url) DO UPDATE SET current = ?2, run = ?3, card = NULL, outcome = ?4, image_failed = ?5
-          """, [.text(url), .text(json), .integer(run)] + derived)
+          INSERT INTO pages(url, current, run, outcome, image_failed, gone_since) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
+          ON CONFLICT(url) DO UPDATE SET current = ?2, run = ?3, card = NULL, outcome = ?4, image_failed = ?5,
+            gone_since = CASE WHEN ?6 IS NULL THEN NULL ELSE COALESCE(gone_since, ?6) END
+          """, [.text(url), .text(json), .integer(run)] + derived + [goneAt.map(Value.real) ?? .null])
       }
     }
   }
@@ -72,6 +77,9 @@ extension StateStore {
     /// True for a URL the walk's list did not name: its last record from an earlier run, kept
     /// (`forEachRecord(of:isDistinct:keepingUnlisted:in:_:)`).
     public var isKept = false
+    /// For a record of the walk's run: since when (seconds since 1970) the page has answered 404 or
+    /// 410 on every run (`savePage`'s `goneAt`); nil when it did not answer so in this run.
+    public var goneSince: Double?
 
     /// The record, decoded from `json`.
     public var record: CrawlRecord? { StateStore.decode(json) }
@@ -135,8 +143,9 @@ extension StateStore {
         let rows = try db.query(
           keepingEarlier
             ? "SELECT CASE WHEN run = ?2 THEN COALESCE(current, good) ELSE good END, outcome, image_failed, "
-              + "run = ?2 FROM pages WHERE url = ?1"
-            : "SELECT COALESCE(current, good), outcome, image_failed, 1 FROM pages WHERE url = ?1 AND run = ?2",
+              + "run = ?2, gone_since FROM pages WHERE url = ?1"
+            : "SELECT COALESCE(current, good), outcome, image_failed, 1, gone_since FROM pages "
+              + "WHERE url = ?1 AND run = ?2",
           [.text(url), .integer(run)])
         guard let row = rows.first, let json = row[0].text else { return nil }
         let isEarlier = row[3].integer == 0
@@ -152,7 +161,7 @@ extension StateStore {
         return StoredRecord(
           normalizedURL: url, json: Self.currentJSON(json),
           outcome: row[1].text.flatMap(CrawlRecord.Outcome.init(rawValue:)),
-          hasImageFailure: row[2].integer.map { $0 != 0 })
+          hasImageFailure: row[2].integer.map { $0 != 0 }, goneSince: row[4].real)
       }
       if let stored {
         handed += 1
@@ -202,6 +211,22 @@ extension StateStore {
       }
     }
     if let failure { throw failure }
+  }
+
+  /// Hands `body` the URL of every page of `run` gone (answering 404 or 410 on every run) since
+  /// `cutoff` or earlier (seconds since 1970), in `rowid` order: the pages `crawl --drop-gone-after`
+  /// drops. Their rows stay, so that they stay dropped while they stay gone.
+  public func forEachPage(of run: Int64, goneSince cutoff: Double, _ body: (String) -> Void)
+    throws(StoreError)
+  {
+    try withDatabase { (db) throws(StoreError) in
+      try db.forEachRow(
+        "SELECT url FROM pages WHERE run = ?1 AND gone_since <= ?2 ORDER BY rowid",
+        [.integer(run), .real(cutoff)]
+      ) { row in
+        if let url = row[0].text { body(url) }
+      }
+    }
   }
 
   /// How many page URLs the state knows (SQLite counts the entries of the URL index, not the rows).

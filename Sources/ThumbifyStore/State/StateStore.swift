@@ -125,6 +125,11 @@ public final class StateStore: Sendable {
         ALTER TABLE pages ADD COLUMN image_failed INTEGER;
         """)
     }
+    // pages.gone_since: when the page began to answer 404 or 410, on every run since (`savePage`'s
+    // `goneAt`); NULL otherwise. `crawl --drop-gone-after` reads it.
+    if !columns.contains("gone_since") {
+      try database.execute("ALTER TABLE pages ADD COLUMN gone_since REAL")
+    }
     connection = Mutex(Connection(database, groupCommit: groupCommit))
   }
 
