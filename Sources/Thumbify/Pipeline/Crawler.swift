@@ -63,7 +63,8 @@ public final class Crawler: Sendable {
   ///   - decodeJournal: when given, every decode is journaled and its poisoned sources are skipped
   ///     (`crashedDecoder`).
   ///   - stop: when it is asked to stop, no new URL is taken, and when it stops at once, the work in
-  ///     flight is cancelled and not saved (see `crawl`).
+  ///     flight is cancelled: not saved, but for the pages already fetched and read, which are saved
+  ///     `incomplete` (see `crawl`). Without a stop a cancelled page is never saved.
   ///   - clock: seconds since 1970, for the records' fetch times (tests pin it).
   public convenience init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
@@ -241,6 +242,10 @@ public final class Crawler: Sendable {
     // From here on the page was fetched and read: a stop (the first signal, which sends no new request,
     // or the second, which cancels what is in flight) leaves the parts not done `incomplete`, and the
     // record is saved all the same (never as the last good one), so that the pages fetched are kept.
+    // A crawler without a stop (`thumbify serve`'s live fetch, cancelled at its deadline) saves nothing
+    // of a cancelled page, as before.
+    let isCancelledUnsaved = { self.stop == nil && Task.isCancelled }
+    if isCancelledUnsaved() { return nil }
     var parts = Parts()
     // A render cut short needs the page again: the resumed run fetches it (`completePage`).
     let renderError = parts.unless(Task.isCancelled && rendering.error != nil, "render", rendering.error)
@@ -249,11 +254,13 @@ public final class Crawler: Sendable {
     let embedding = await oembed.apply(
       to: rendering.metadata, timeout: budget.remaining, priority: Self.imagePriority(ofPage: priority))
     budget.charge(embedding.networkTime)
+    if isCancelledUnsaved() { return nil }
     let metadata = embedding.metadata
     let facts = FetchFacts(response, fetchedAt: Timestamp.iso8601(now))
     let (imageResult, iconResult) = await thumbnails(
       images: imageCandidates(metadata), icons: iconCandidates(metadata, pageURL: response.finalURL),
       budget: budget, priority: Self.imagePriority(ofPage: priority))
+    if isCancelledUnsaved() { return nil }  // its images may have been cancelled, not failed
     var record = CrawlRecord(
       originalURL: url, normalizedURL: normalizedURL, outcome: .ok, fetch: facts, metadata: metadata,
       image: imageResult.set, icon: iconResult.set,
