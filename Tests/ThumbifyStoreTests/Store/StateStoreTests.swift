@@ -45,6 +45,38 @@ struct StateStoreTests {
     #expect(!(try state.isListed(CardKey(normalizedURL: "http://c.test/"))))
   }
 
+  /// Issue 34 (`crawl --drop-gone-after`): a page is gone since the first of an unbroken series of
+  /// 404/410 answers; any other result ends the series, a good one as well as another failure.
+  @Test func aPageIsGoneSinceTheFirstOfAnUnbrokenSeriesOfAnswers() throws {
+    let directory = makeTemporaryDirectory("state")
+    defer { removeDirectory(directory) }
+    let state = try StateStore(path: directory + "/state.sqlite")
+    let url = "http://a.test/"
+    let failed = CrawlRecord(originalURL: url, normalizedURL: url, outcome: .failed)
+    func save(run: Int64, isGood: Bool = false, goneAt: Double?) throws -> Double? {
+      try state.savePage(
+        url, record: isGood ? CrawlRecord(originalURL: url, normalizedURL: url, outcome: .ok) : failed,
+        run: run,
+        isGood: isGood, etag: nil, lastModified: nil, fetchedAt: nil, goneAt: goneAt)
+      var stored: [StateStore.StoredRecord] = []
+      var urls = [url].makeIterator()
+      try state.forEachRecord(of: run, in: { urls.next() }, { stored.append($0) })
+      return stored.first?.goneSince
+    }
+    #expect(try save(run: 1, goneAt: 100) == 100)  // a new row, gone at once
+    #expect(try save(run: 2, goneAt: 200) == 100)  // the series goes on
+    #expect(try save(run: 3, goneAt: nil) == nil)  // another failure (a 503) ends it
+    #expect(try save(run: 4, goneAt: 400) == 400)
+    #expect(try save(run: 5, isGood: true, goneAt: nil) == nil)  // so does an answer
+    #expect(try save(run: 6, goneAt: 600) == 600)
+    var dropped: [String] = []
+    try state.forEachPage(of: 6, goneSince: 599) { dropped.append($0) }
+    #expect(dropped == [])
+    try state.forEachPage(of: 6, goneSince: 600) { dropped.append($0) }
+    try state.forEachPage(of: 5, goneSince: 1_000) { dropped.append($0) }  // not a page of run 5
+    #expect(dropped == [url])
+  }
+
   @Test func aWalkOfDistinctURLsHandsOverEveryRecordAndRemembersNoKeys() throws {
     let directory = makeTemporaryDirectory("state")
     defer { removeDirectory(directory) }
