@@ -26,9 +26,7 @@ extension Crawler {
 
     /// Whether `error` is a stop's, not the part's: a request never sent, or work cancelled (the
     /// crawler cancels its work only when it is stopped at once).
-    static func isStop(_ error: RecordError) -> Bool {
-      error.code == FetchError.stopped.code || error.code == FetchError.cancelled.code
-    }
+    static func isStop(_ error: RecordError) -> Bool { ImageStage.isStop(error) }
   }
 
   /// Makes the parts an interrupted attempt of this run left undone (`record.incomplete`) from the

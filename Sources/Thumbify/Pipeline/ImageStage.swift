@@ -93,6 +93,10 @@ final class ImageStage: Sendable {
       budget.charge(download.networkTime)
       switch download.result {
       case .success(let set): return Outcome(set: set)
+      case .failure(let error) where Self.isStop(error):
+        // A stop's: the candidate was not tried, and a later one is not the card's picture (the
+        // crawler marks the part incomplete).
+        return Outcome(error: error)
       case .failure(let error):
         lastError = error
         // It was given what was left and ran out of it, whatever it measured: curl's timer and the
@@ -102,6 +106,12 @@ final class ImageStage: Sendable {
       }
     }
     return Outcome(error: lastError)
+  }
+
+  /// Whether `error` says a stop kept the image from being fetched or made (`stopped`, `cancelled`),
+  /// not that the image failed.
+  static func isStop(_ error: RecordError) -> Bool {
+    error.code == FetchError.stopped.code || error.code == FetchError.cancelled.code
   }
 
   /// What `thumbnails(candidates:variants:)` returns, when every candidate it would try has its result
@@ -120,6 +130,7 @@ final class ImageStage: Sendable {
       }
       switch known {
       case .success(let set): return Outcome(set: set)
+      case .failure(let error) where Self.isStop(error): return Outcome(error: error)
       case .failure(let error): lastError = error
       }
     }
