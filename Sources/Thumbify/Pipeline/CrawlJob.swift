@@ -159,7 +159,7 @@ public final class CrawlJob: Sendable {
   let pruning: Pruning?
 
   /// Dropping the listed pages gone for long (`thumbify crawl --drop-gone-after`): a page that answered
-  /// 404 or 410 on every run for at least `after` (`StateStore.PageState`'s series, `savePage`'s
+  /// 404 or 410 on every run for at least `after` (`StateStore.StoredRecord.goneSince`, `savePage`'s
   /// `goneAt`) is left out of the manifest and its card removed, counted (`Summary.droppedGone`);
   /// its state row stays, so it stays dropped while it stays gone, and comes back when it answers.
   /// Without it a gone page keeps its last good card, `stale`, with the 404 or 410 as its error.
@@ -371,9 +371,9 @@ public final class CrawlJob: Sendable {
         // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
         // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
         let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
-        // A stopped run drops nothing (like a prune): it did not ask every listed page.
-        let goneCutoff =
-          isStopped ? nil : droppingGone.map { Date().timeIntervalSince1970 - $0.after.seconds }
+        // Each page is dropped on its own evidence, so a stopped run drops the pages it asked too; the
+        // listed pages it did not reach keep their earlier records (`isEarlier`), as a stopped run's do.
+        let goneCutoff = droppingGone.map { Date().timeIntervalSince1970 - $0.after.seconds }
         try state.forEachRecord(
           of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
           keepingUnlisted: pruning == nil || isStopped,
