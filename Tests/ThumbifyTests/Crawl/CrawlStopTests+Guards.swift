@@ -164,4 +164,51 @@ extension CrawlStopTests {
     #expect(rerun["incomplete"] as? Int == 0)
     #expect(rerun["interrupted"] as? Bool == false)
   }
+
+  /// An oEmbed endpoint waiting behind its host's limit at the signal is never sent: the page is kept
+  /// with `oembed` incomplete, and the next run fetches the endpoint to complete it.
+  @Test func anOEmbedEndpointQueuedAtTheSignalIsNotSent() async throws {
+    // Given a page on another host declaring an endpoint on "localhost", whose only slot (--per-host 1)
+    // a page held at the server takes
+    let held = "http://localhost:\(server.port)/hold?gate=endpoint-host&bucket=endpoint-host"
+    let endpoint = "http://localhost:\(server.port)/oembed?format=json"
+    let escaped = try #require(endpoint.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+    let page = server.url("/oembed-page?endpoint=\(escaped)")
+    let list = root + "/oembed.txt"
+    try "\(held)\n\(page)\n".write(toFile: list, atomically: true, encoding: .utf8)
+    let out = root + "/oembed"
+    let victim = try start(list, out, perHost: 1)
+    guard await whenSignalsAreHandled(victim) else { return }
+    guard try await eventually("both pages asked", { try server.stats(bucket: "all").count >= 2 }) else {
+      kill(victim.processIdentifier, SIGKILL)
+      return
+    }
+
+    // When the crawl gets SIGINT, and the held page is answered once the crawl logged its stop
+    kill(victim.processIdentifier, SIGINT)
+    guard try await eventually("the crawl logs its stop", { hasLoggedItsStop(out) }) else {
+      kill(victim.processIdentifier, SIGKILL)
+      return
+    }
+    try server.open(gate: "endpoint-host")
+    let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
+    #expect(await victim.exitStatus() == 130, "\(log)")
+
+    // Then the endpoint was never asked, and the page (kept when it was read within the grace) lacks it
+    #expect(try server.stats(bucket: "oembed:json").count == 0)
+    let normalized = try URLNormalization.normalize(page)
+    if let record = try readManifest(out).first(where: { $0.normalizedURL == normalized }) {
+      #expect(record.incomplete?.contains("oembed") == true, "\(record)")
+      #expect(record.oembedError == nil)
+    }
+
+    // When it runs again, the endpoint is fetched and the card is complete with what it gave
+    #expect(try await start(list, out, perHost: 1).exitStatus() == 0)
+    #expect(try server.stats(bucket: "oembed:json").count == 1)
+    let record = try #require(try readManifest(out).first { $0.normalizedURL == normalized })
+    #expect(record.incomplete == nil)
+    #expect(record.oembedError == nil)
+    #expect(record.metadata?.title == "A video page")
+    #expect(record.metadata?.siteName == "Loopback Video")
+  }
 }
