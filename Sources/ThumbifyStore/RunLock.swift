@@ -6,13 +6,13 @@ import ThumbifySystem
 /// It is an `flock(2)` exclusive lock, so the kernel releases it when the holder exits in any way —
 /// including `kill -9` — and a lock file left behind by a dead process never blocks the next run.
 /// The holder's pid is written into the file so the refusal can name it.
-public final class RunLock: Sendable {
+package final class RunLock: Sendable {
   private let descriptor: Int32
 
   /// Takes the lock of `layout`'s output directory, without waiting, creating its state directory.
   ///
   /// The corresponding C function is `flock(2)` with `LOCK_EX | LOCK_NB`.
-  public convenience init(_ layout: OutputLayout) throws(StoreError) {
+  package convenience init(_ layout: OutputLayout) throws(StoreError) {
     guard !layout.directory.isEmpty, !layout.stateDirectory.isEmpty else {
       throw .io(path: layout.directory, operation: "use", message: "An output directory must be named")
     }

@@ -47,6 +47,7 @@ public struct CardDirectoryCache: LinkMetadataCaching {
   /// The crawl's output directory: the one holding `cards/` and `manifest.jsonl`.
   public var directory: String
 
+  /// A cache over the crawl output in `directory`.
   public init(directory: String) {
     self.directory = directory
   }

@@ -29,7 +29,8 @@ import ThumbifyStore
 public final class CrawlJob: Sendable {
   /// The counts a crawl ends with.
   public struct Summary: Sendable, Equatable {
-    public var outcomes: [CrawlRecord.Outcome: Int] = [:]
+    /// Records by outcome: `ok`, `notModified`, `failed`, `stale`.
+    public var outcomes: [CrawlOutcome: Int] = [:]
     /// Lines that were not valid URLs (skipped).
     public var invalidLines = 0
     /// Lines repeating a URL already listed.
@@ -43,6 +44,7 @@ public final class CrawlJob: Sendable {
     public var needsRendering = 0
     /// Records in the manifest.
     public var records = 0
+    /// The run's wall-clock time.
     public var seconds: Double = 0
     /// True when the run resumed an interrupted one.
     public var isResumed = false
@@ -59,10 +61,12 @@ public final class CrawlJob: Sendable {
     /// URLs missing from this run's list that were removed (`Pruning`), and the first
     /// `CrawlReport.maxListed` of them.
     public var pruned = 0
+    /// The first `CrawlReport.maxListed` URLs removed.
     public var prunedURLs: [String] = []
     /// Errors by code, outcomes by host, and the URLs that failed or lack an image or icon.
     public var report = CrawlReport()
 
+    /// An empty summary.
     public init() {}
 
     /// Whether every URL ended `ok` or `notModified` and every line was valid.
@@ -72,7 +76,8 @@ public final class CrawlJob: Sendable {
   }
 
   /// The output directory and the state directory.
-  public let layout: OutputLayout
+  package let layout: OutputLayout
+  /// The directory the job writes `manifest.jsonl`, `cards/` and `blobs/` into.
   public var outputDirectory: String { layout.directory }
   let configuration: CrawlConfiguration
   let fetcher: any Fetching
@@ -80,11 +85,11 @@ public final class CrawlJob: Sendable {
   let thumbnailer: any ThumbnailMaking
   /// Persists a cache across runs in the state database (the fetcher's robots.txt cache): `seed` gets
   /// the saved entries (key → JSON) before the crawl, `export` gives the entries to save after it.
-  public struct PersistentCache: Sendable {
-    public var seed: @Sendable ([String: String]) -> Void
-    public var export: @Sendable () -> [String: String]
+  package struct PersistentCache: Sendable {
+    package var seed: @Sendable ([String: String]) -> Void
+    package var export: @Sendable () -> [String: String]
 
-    public init(
+    package init(
       seed: @escaping @Sendable ([String: String]) -> Void, export: @escaping @Sendable () -> [String: String]
     ) {
       self.seed = seed
@@ -92,7 +97,7 @@ public final class CrawlJob: Sendable {
     }
 
     /// A fetcher's robots.txt cache, kept in the state between runs as one JSON entry per origin.
-    public init(robots cache: RobotsCache) {
+    package init(robots cache: RobotsCache) {
       seed = { saved in
         let decoder = JSONDecoder()
         cache.seed(
@@ -132,6 +137,7 @@ public final class CrawlJob: Sendable {
     /// Called with each URL removed, as it is removed (the JSON log names them all).
     public var onRemoved: @Sendable (String) -> Void
 
+    /// Removes at most `limit` URLs unless `isForced`, calling `onRemoved` with each.
     public init(
       limit: Threshold = .percent(20), isForced: Bool = false,
       onRemoved: @escaping @Sendable (String) -> Void = { _ in }
@@ -170,7 +176,7 @@ public final class CrawlJob: Sendable {
   ///     (`StateStore.importState`), so that their pages are fetched conditionally, failures keep
   ///     their cards (stale) and unlisted ones are kept; the blobs and cards such records name are
   ///     brought from the baseline directory when they are used.
-  public convenience init(
+  package convenience init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
     pruning: Pruning? = nil, shard: Shard? = nil, baseline: OutputLayout? = nil
@@ -218,7 +224,7 @@ public final class CrawlJob: Sendable {
   /// A list read once (a stream, or a path that is no regular file: a FIFO, `/dev/stdin`) is spooled
   /// first, up to its end or a stop: a stop while it is read (an endless pipe or device, a line that
   /// never ends) ends the list there, within 200 ms, and the run writes the manifest of what it has.
-  public func run(
+  package func run(
     list: ListSource, onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {
     let spool = layout.standardInputSpool
@@ -259,7 +265,7 @@ public final class CrawlJob: Sendable {
   ///   - openList: opens the URL list; called twice (crawl, then manifest), so it must give the same list.
   ///   - onEvent: every event of the crawl, awaited.
   /// - Throws: `StoreError` when the run cannot proceed (locked, state or manifest unwritable).
-  public func run(
+  package func run(
     openList: () throws(StoreError) -> URLListReader,
     onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {

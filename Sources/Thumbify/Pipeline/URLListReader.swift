@@ -10,10 +10,10 @@ import Foundation
 /// let reader = try URLListReader(path: "urls.txt")
 /// while let entry = reader.next() { … }
 /// ```
-public final class URLListReader: @unchecked Sendable {
+package final class URLListReader: @unchecked Sendable {
   // Confined to the caller: `next()` is called by one task at a time (the crawler's Mutex-guarded source).
   /// One meaningful line of the list.
-  public enum Entry: Sendable, Equatable {
+  package enum Entry: Sendable, Equatable {
     /// A valid URL: as written, and normalized (see `URLNormalization`).
     case url(line: Int, url: String, normalizedURL: String)
     /// A line that is not a valid http(s) URL.
@@ -24,9 +24,9 @@ public final class URLListReader: @unchecked Sendable {
   private var lineNumber = 0
   /// Reads only this shard's URLs (`Shard`): the other shards' lines are skipped, and invalid lines
   /// are reported by shard 0 alone, so that the shards of one list report each line once.
-  public var shard: Shard?
+  package var shard: Shard?
   /// Lines longer than this are reported as invalid without being kept whole.
-  public static let maxLineLength = 64 * 1024
+  package static let maxLineLength = 64 * 1024
 
   /// Asked between reads of the list: `true` ends it as its end would (a stopped crawl stops
   /// reading an endless list, a pipe that never closes, a line that never ends).
@@ -68,24 +68,24 @@ public final class URLListReader: @unchecked Sendable {
   /// Opens the list at `path`.
   ///
   /// - Throws: `StoreError.io` when the file cannot be opened, with `strerror`'s message.
-  public init(path: String) throws(StoreError) {
+  package init(path: String) throws(StoreError) {
     lines = try LineReader(path: path, maxLength: Self.maxLineLength)
   }
 
   /// Reads the list from an open file descriptor (standard input is 0); the descriptor is duplicated.
-  public init(fileDescriptor: Int32) throws(StoreError) {
+  package init(fileDescriptor: Int32) throws(StoreError) {
     lines = try LineReader(fileDescriptor: fileDescriptor, maxLength: Self.maxLineLength)
   }
 
   /// Reads the list from bytes already in memory.
-  public init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     lines = LineReader(bytes: bytes, maxLength: Self.maxLineLength)
   }
 
   /// The next URL or invalid line, or `nil` at the end of the list.
   ///
   /// - Throws: `StoreError.io` when the list cannot be read on.
-  public func next() throws(StoreError) -> Entry? {
+  package func next() throws(StoreError) -> Entry? {
     while var line = try lines.nextLine() {
       lineNumber += 1
       // A UTF-8 byte order mark (Windows editors write one) is not part of the first URL.

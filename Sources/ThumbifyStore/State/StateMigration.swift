@@ -15,9 +15,9 @@ import ThumbifySystem
 ///    after the rename leaves the new one, whose record tells the next run to finish removing the old.
 ///
 /// A new state directory that already holds a database wins: the old one is left, with a warning.
-public enum StateMigration {
+package enum StateMigration {
   /// What a migration did.
-  public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+  package enum Outcome: Sendable, Equatable, CustomStringConvertible {
     /// There was no old state directory.
     case nothing
     /// The old directory was renamed (one file system) or copied and removed (`isCopied`).
@@ -29,7 +29,7 @@ public enum StateMigration {
     case keptBoth(old: String, new: String)
 
     /// One line for the log.
-    public var description: String {
+    package var description: String {
       switch self {
       case .nothing: "No state to move."
       case .moved(let from, let to, _): "Moved the crawl state from '\(from)' to '\(to)'."
@@ -42,7 +42,7 @@ public enum StateMigration {
     }
 
     /// Whether it is a warning rather than news.
-    public var isWarning: Bool {
+    package var isWarning: Bool {
       if case .keptBoth = self { return true }
       return false
     }
@@ -68,7 +68,7 @@ public enum StateMigration {
   /// - Throws: `StoreError.locked` when a run holds the old (or the new) directory; `.io` when a
   ///   file cannot be moved.
   @discardableResult
-  public static func run(_ layout: OutputLayout) throws(StoreError) -> Outcome {
+  package static func run(_ layout: OutputLayout) throws(StoreError) -> Outcome {
     try run(layout, forceCopy: false, stoppingAfter: nil) ?? .nothing
   }
 
