@@ -65,11 +65,9 @@ package enum FileSystem {
   package static func removeStaleTemporaries(
     in directory: String, olderThan age: Double = temporaryFileAge, now: Double = Date().timeIntervalSince1970
   ) -> Int {
-    guard let stream = opendir(directory) else { return 0 }
-    defer { closedir(stream) }
+    guard let entries = try? DirectoryEntries(directory) else { return 0 }
     var removed = 0
-    while let entry = readdir(stream) {
-      let name = name(of: entry)
+    while let name = try? entries.next() {
       guard name.hasPrefix(".tmp-") else { continue }
       let path = directory + "/" + name
       var status = stat()
@@ -148,16 +146,17 @@ package enum FileSystem {
   /// Whether `path` is known to hold nothing: it does not exist, or it is a directory with no entry
   /// besides `.` and `..` (false when it cannot be read). Reads at most three entries.
   package static func isMissingOrEmpty(_ path: String) -> Bool {
-    guard let directory = opendir(path) else { return errno == ENOENT }
-    defer { closedir(directory) }
-    errno = 0
-    while let entry = readdir(directory) {
-      let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
-        name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
-      }
-      if !isDot { return false }
+    let entries: DirectoryEntries
+    do {
+      entries = try DirectoryEntries(path)
+    } catch {
+      return error == .noSuchFileOrDirectory
     }
-    return errno == 0
+    do {
+      return try entries.next() == nil
+    } catch {
+      return false
+    }
   }
 
   /// Whether the regular file at `path` holds exactly `bytes` (false when it is missing or unreadable).
@@ -188,11 +187,6 @@ package enum FileSystem {
   package static func isDirectory(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-  }
-
-  /// The name of a directory entry returned by `readdir`.
-  package static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-    withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
   }
 }
 

@@ -39,7 +39,7 @@ package final class LineReader {
   package init(path: String, maxLength: Int = 16 << 20) throws(StoreError) {
     let descriptor = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     guard descriptor >= 0 else {
-      throw .io(path: path, operation: "open", message: SystemCall.message(errno))
+      throw .io(path: path, operation: "open", message: SystemCall.message())
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
@@ -64,7 +64,7 @@ package final class LineReader {
   package init(fileDescriptor: Int32, maxLength: Int = 16 << 20) throws(StoreError) {
     let copy = fcntl(fileDescriptor, F_DUPFD_CLOEXEC, 0)
     guard copy >= 0 else {
-      throw .io(path: "fd \(fileDescriptor)", operation: "read", message: SystemCall.message(errno))
+      throw .io(path: "fd \(fileDescriptor)", operation: "read", message: SystemCall.message())
     }
     var status = stat()
     mayWait = fstat(copy, &status) != 0 || status.st_mode & S_IFMT != S_IFREG
@@ -160,7 +160,7 @@ package final class LineReader {
         SystemCall.read(descriptor, into: $0.baseAddress!, count: $0.count)
       }
       guard count >= 0 else {
-        throw .io(path: sourceName, operation: "read", message: SystemCall.message(errno))
+        throw .io(path: sourceName, operation: "read", message: SystemCall.message())
       }
       start = 0
       end = count

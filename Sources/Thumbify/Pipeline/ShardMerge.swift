@@ -82,12 +82,12 @@ package final class ShardMerge: Sendable {
       guard access(shard.manifest, R_OK) == 0 else {
         throw .io(
           path: shard.manifest, operation: "read the shard's manifest",
-          message: "\(SystemCall.message(errno)); did its crawl finish?")
+          message: "\(SystemCall.message()); did its crawl finish?")
       }
       guard access(shard.stateDatabase, R_OK) == 0 else {
         throw .io(
           path: shard.stateDatabase, operation: "find the crawl state of shard '\(shard.directory)' at",
-          message: "\(SystemCall.message(errno)); give its --state with --shard-state")
+          message: "\(SystemCall.message()); give its --state with --shard-state")
       }
     }
     let lock = try RunLock(output)

@@ -47,13 +47,13 @@ package final class URLListReader: @unchecked Sendable {
   /// input, a FIFO) is spooled so that the manifest pass reads it again.
   package static func spool(_ reader: LineReader, to path: String) throws(StoreError) {
     let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard file >= 0 else { throw .io(path: path, operation: "create", message: SystemCall.message(errno)) }
+    guard file >= 0 else { throw .io(path: path, operation: "create", message: SystemCall.message()) }
     defer { close(file) }
     var output: [UInt8] = []
     output.reserveCapacity(1 << 17)
     func flush() throws(StoreError) {
       guard output.withUnsafeBytes({ SystemCall.writeAll(file, $0) }) else {
-        throw .io(path: path, operation: "write", message: SystemCall.message(errno))
+        throw .io(path: path, operation: "write", message: SystemCall.message())
       }
       output.removeAll(keepingCapacity: true)
     }

@@ -99,7 +99,7 @@ package struct BlobUnion: Sendable {
     let directory = String(destination[..<(destination.lastIndex(of: "/") ?? destination.endIndex)])
     try FileSystem.makeDirectories(directory)
     counts.bytes = bytes.count
-    if link(origin, destination) == 0 || errno == EEXIST {
+    if link(origin, destination) == 0 || Errno.current == .fileExists {
       counts.linked = 1
       counts.linkedDirectories = [directory]
       return counts
@@ -147,16 +147,20 @@ package struct BlobUnion: Sendable {
   static func forEachEntry(in directory: String, _ body: (String) throws(StoreError) -> Void)
     throws(StoreError)
   {
-    guard let stream = opendir(directory) else { throw SystemCall.error("list", directory) }
-    defer { closedir(stream) }
+    let entries: DirectoryEntries
+    do {
+      entries = try DirectoryEntries(directory)
+    } catch {
+      throw SystemCall.error("list", directory, error)
+    }
     while true {
-      errno = 0
-      guard let entry = readdir(stream) else {
-        if errno != 0 { throw SystemCall.error("list", directory) }
-        return
+      let next: String?
+      do {
+        next = try entries.next()
+      } catch {
+        throw SystemCall.error("list", directory, error)
       }
-      let name = FileSystem.name(of: entry)
-      if name == "." || name == ".." { continue }
+      guard let name = next else { return }
       try body(name)
     }
   }

@@ -79,11 +79,8 @@ package struct GarbageCollector: Sendable {
 
   /// Calls `body` with every regular file under `relative`, depth first.
   private func walk(_ relative: String, _ body: (String, Int, Double) -> Void) {
-    guard let directory = opendir(outputDirectory + "/" + relative) else { return }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-      let name = FileSystem.name(of: entry)
-      if name == "." || name == ".." { continue }
+    guard let entries = try? DirectoryEntries(outputDirectory + "/" + relative) else { return }
+    while let name = try? entries.next() {
       let child = relative + "/" + name
       var status = stat()
       guard lstat(outputDirectory + "/" + child, &status) == 0 else { continue }

@@ -176,21 +176,28 @@ package struct CardWriter: Sendable {
     /// The directory is read one entry at a time (`readdir`), never listed whole, and each stale entry
     /// is unlinked as it is met (entries already read are not returned again).
     package mutating func finish() throws(StoreError) -> Summary {
-      guard let directory = opendir(cardsDirectory) else { throw SystemCall.error("list", cardsDirectory) }
-      defer { closedir(directory) }
+      let entries: DirectoryEntries
+      do {
+        entries = try DirectoryEntries(cardsDirectory)
+      } catch {
+        throw SystemCall.error("list", cardsDirectory, error)
+      }
       while true {
-        errno = 0
-        guard let entry = readdir(directory) else {
-          if errno != 0 { throw SystemCall.error("list", cardsDirectory) }
-          return summary
+        let next: String?
+        do {
+          next = try entries.next()
+        } catch {
+          throw SystemCall.error("list", cardsDirectory, error)
         }
-        let name = FileSystem.name(of: entry)
+        guard let name = next else { return summary }
         let isLeftover = name.hasPrefix(".tmp-")
         let isCard = name.hasSuffix(".json")
         guard isLeftover || isCard else { continue }
         if isCard, let key = CardKey(hex: String(name.dropLast(5))), try keeps(key) { continue }
         let path = (cardsDirectory as NSString).appendingPathComponent(name)
-        guard unlink(path) == 0 || errno == ENOENT else { throw SystemCall.error("remove", path) }
+        guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
+          throw SystemCall.error("remove", path)
+        }
         if isCard { summary.removed += 1 }
       }
     }

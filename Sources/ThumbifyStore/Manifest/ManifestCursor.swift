@@ -19,7 +19,7 @@ package final class ManifestCursor {
   /// - Throws: `StoreError.io` when the manifest exists but cannot be opened.
   package init(directory: String) throws(StoreError) {
     path = OutputLayout.manifest(in: directory)
-    if access(path, F_OK) != 0 && errno == ENOENT {
+    if access(path, F_OK) != 0 && Errno.current == .noSuchFileOrDirectory {
       lines = nil
     } else {
       lines = try LineReader(path: path, maxLength: ManifestReader.maximumLineLength)

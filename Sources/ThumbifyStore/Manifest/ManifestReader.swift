@@ -15,7 +15,7 @@ package struct ManifestReader: Sendable {
   package init(directory: String) throws(StoreError) {
     path = OutputLayout.manifest(in: directory)
     guard access(path, R_OK) == 0 else {
-      throw .io(path: path, operation: "read the manifest", message: SystemCall.message(errno))
+      throw .io(path: path, operation: "read the manifest", message: SystemCall.message())
     }
   }
 

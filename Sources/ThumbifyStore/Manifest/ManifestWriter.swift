@@ -40,11 +40,9 @@ package final class ManifestWriter {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
     let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".tmp-"
-    guard let stream = opendir(directory.isEmpty ? "/" : directory) else { return 0 }
-    defer { closedir(stream) }
+    guard let entries = try? DirectoryEntries(directory.isEmpty ? "/" : directory) else { return 0 }
     var removed = 0
-    while let entry = readdir(stream) {
-      let name = FileSystem.name(of: entry)
+    while let name = try? entries.next() {
       guard name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber) else { continue }
       if unlink(directory + "/" + name) == 0 { removed += 1 }
     }

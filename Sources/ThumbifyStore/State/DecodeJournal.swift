@@ -62,7 +62,7 @@ package final class DecodeJournal: Sendable {
     // Only now that the deaths are committed may the file that told of them go.
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw .io(path: path, operation: "open the decode journal", message: String(cString: strerror(errno)))
+      throw SystemCall.error("open the decode journal", path)
     }
     self.descriptor = descriptor
     // A token for this attempt: recording the same journal twice (a run that dies before truncating
@@ -104,7 +104,7 @@ package final class DecodeJournal: Sendable {
   private func append(_ line: String) throws(StoreError) {
     let status = line.withCString { thumbify_journal_end(descriptor, $0, strlen($0)) }
     guard status == 0 else {
-      throw .io(path: path, operation: "write the decode journal", message: String(cString: strerror(errno)))
+      throw SystemCall.error("write the decode journal", path)
     }
   }
 
@@ -117,8 +117,8 @@ package final class DecodeJournal: Sendable {
   /// The journal at `path`, or empty contents when there is none.
   static func read(_ path: String) throws(StoreError) -> Contents {
     guard let file = fopen(path, "r") else {
-      if errno == ENOENT { return Contents() }
-      throw .io(path: path, operation: "read the decode journal", message: String(cString: strerror(errno)))
+      if Errno.current == .noSuchFileOrDirectory { return Contents() }
+      throw SystemCall.error("read the decode journal", path)
     }
     defer { fclose(file) }
     var parser = Parser()

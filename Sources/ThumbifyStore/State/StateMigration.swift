@@ -101,7 +101,7 @@ package enum StateMigration {
         syncDirectory(layout.directory)
         return .moved(from: old, to: new, isCopied: false)
       }
-      guard errno == EXDEV else { throw SystemCall.error("move the state directory to", new) }
+      guard Errno.current == .crossDevice else { throw SystemCall.error("move the state directory to", new) }
     }
     let temporary = new + ".tmp-\(getpid())"
     guard mkdir(temporary, 0o755) == 0 else { throw SystemCall.error("create directory", temporary) }
@@ -140,7 +140,9 @@ package enum StateMigration {
     let lock = try RunLock(path: layout.lock, directory: layout.directory)
     defer { withExtendedLifetime(lock) {} }
     for path in [layout.standardInputSpool, layout.decodeJournal, layout.migrationRecord, layout.lock] {
-      guard unlink(path) == 0 || errno == ENOENT else { throw SystemCall.error("remove", path) }
+      guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
+        throw SystemCall.error("remove", path)
+      }
     }
     guard rmdir(layout.stateDirectory) == 0 else {
       throw SystemCall.error("replace the unused state directory", layout.stateDirectory)
@@ -154,11 +156,15 @@ package enum StateMigration {
     var removed = 0
     for file in try entries(of: directory) {
       let path = directory + "/" + file
-      guard unlink(path) == 0 || errno == ENOENT else { throw SystemCall.error("remove", path) }
+      guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
+        throw SystemCall.error("remove", path)
+      }
       removed += 1
       if stop == .removedOneFile, removed == 1 { return false }
     }
-    guard rmdir(directory) == 0 || errno == ENOENT else { throw SystemCall.error("remove", directory) }
+    guard rmdir(directory) == 0 || Errno.current == .noSuchFileOrDirectory else {
+      throw SystemCall.error("remove", directory)
+    }
     syncDirectory((directory as NSString).deletingLastPathComponent)
     return true
   }
@@ -177,14 +183,14 @@ package enum StateMigration {
 
   /// The names in `directory`, but `.` and `..`.
   private static func entries(of directory: String) throws(StoreError) -> [String] {
-    guard let stream = opendir(directory) else { throw SystemCall.error("list", directory) }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      let name = FileSystem.name(of: entry)
-      if name != "." && name != ".." { names.append(name) }
+    do {
+      let entries = try DirectoryEntries(directory)
+      var names: [String] = []
+      while let name = try entries.next() { names.append(name) }
+      return names
+    } catch {
+      throw SystemCall.error("list", directory, error)
     }
-    return names
   }
 
   /// Removes `<prefix><digits>` directories (copies a killed migration left) and their files.
