@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let reader = try URLListReader(path: "urls.txt")
-/// while let entry = reader.next() { … }
+/// while let entry = try reader.next() { … }
 /// ```
 package final class URLListReader: @unchecked Sendable {
   // Confined to the caller: `next()` is called by one task at a time (the crawler's Mutex-guarded source).
