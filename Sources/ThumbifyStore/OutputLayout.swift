@@ -47,7 +47,12 @@ public struct OutputLayout: Sendable, Hashable {
   public var lastRun: String { Self.path("last-run.json", in: stateDirectory) }
 
   package var stateDatabase: String { Self.path("state.sqlite", in: stateDirectory) }
-  package var lock: String { Self.path("lock", in: stateDirectory) }
+  /// The state directory's run lock's name (a migration leaves it behind).
+  package static let lockName = "lock"
+  package var lock: String { Self.path(Self.lockName, in: stateDirectory) }
+  /// The last merge's report (`thumbify merge`), in the merged directory's state.
+  package var lastMerge: String { Self.path("last-merge.json", in: stateDirectory) }
+
   package var standardInputSpool: String { Self.path("stdin-urls.txt", in: stateDirectory) }
   package var decodeJournal: String { Self.path("decodes.journal", in: stateDirectory) }
   /// Written into a state directory that was copied from ``legacyStateDirectory`` (`StateMigration`):
@@ -57,7 +62,7 @@ public struct OutputLayout: Sendable, Hashable {
   /// `<out>/.thumbify`, where the state was before issue 21.
   package var legacyStateDirectory: String { Self.path(Self.legacyStateDirectoryName, in: directory) }
   /// The old lock inside ``legacyStateDirectory``: a still-running older thumbify holds it.
-  package var legacyLock: String { Self.path("lock", in: legacyStateDirectory) }
+  package var legacyLock: String { Self.path(Self.lockName, in: legacyStateDirectory) }
 
   /// `name` inside `directory`.
   package static func path(_ name: String, in directory: String) -> String {
@@ -70,6 +75,28 @@ public struct OutputLayout: Sendable, Hashable {
   }
   package static func cards(in directory: String) -> String {
     path(cardsName, in: trimmingSlashes(directory))
+  }
+  /// The card file of `key` in the output directory `directory`: `<directory>/cards/<key>.json`.
+  package static func card(_ key: CardKey, in directory: String) -> String {
+    path(key.fileName, in: cards(in: directory))
+  }
+  /// The report `thumbify report` writes into the output directory `directory` by default.
+  package static func report(in directory: String) -> String {
+    path("index.html", in: trimmingSlashes(directory))
+  }
+
+  /// A blob's path relative to the output directory, `blobs/ab/cd/<sha256>.<ext>`: fanned out by the
+  /// digest's first two bytes so that no directory holds more than a small share of the blobs.
+  package static func blobPath(sha256: String, fileExtension: String) -> String {
+    blobPath(fileName: sha256 + "." + fileExtension)
+  }
+
+  /// The same for a blob's file name, `<sha256>.<ext>` (its first four characters name the folders).
+  package static func blobPath(fileName: String) -> String {
+    let characters = Array(fileName.utf8.prefix(4))
+    let first = String(decoding: characters.prefix(2), as: UTF8.self)
+    let second = String(decoding: characters.dropFirst(2), as: UTF8.self)
+    return blobsName + "/" + first + "/" + second + "/" + fileName
   }
 
   private static func trimmingSlashes(_ path: String) -> String {

@@ -53,7 +53,7 @@ public struct CardDirectoryCache: LinkMetadataCaching {
   }
 
   public func metadata(for key: CardKey) async -> LinkMetadata? {
-    let path = directory + "/" + OutputLayout.cardsName + "/" + key.fileName
+    let path = OutputLayout.card(key, in: directory)
     // A card is a few kilobytes; anything larger than this is not one.
     guard let bytes = try? FileSystem.readFile(path, limit: 1 << 20),
       let card = try? JSONDecoder().decode(Card.self, from: Data(bytes)), card.state != .failed

@@ -21,7 +21,7 @@ package struct ReportWriter: Sendable {
   ///   - pageSize: cards per page (and per JSON block), at least 1.
   package init(outputDirectory: String, reportPath: String? = nil, pageSize: Int = 500) {
     self.outputDirectory = outputDirectory
-    self.reportPath = reportPath ?? (outputDirectory as NSString).appendingPathComponent("index.html")
+    self.reportPath = reportPath ?? OutputLayout.report(in: outputDirectory)
     self.pageSize = max(1, pageSize)
   }
 

@@ -23,10 +23,7 @@ package struct BlobStore: BlobStoring {
 
   /// The relative path of a blob with this digest and extension.
   package static func relativePath(sha256: String, fileExtension: String) -> String {
-    let characters = Array(sha256)
-    let first = String(characters.prefix(2))
-    let second = String(characters.dropFirst(2).prefix(2))
-    return "\(OutputLayout.blobsName)/\(first)/\(second)/\(sha256).\(fileExtension)"
+    OutputLayout.blobPath(sha256: sha256, fileExtension: fileExtension)
   }
 
   package func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {

@@ -66,7 +66,7 @@ package struct BlobUnion: Sendable {
         guard Self.isHexPair(second) else { return }
         try Self.forEachEntry(in: root + "/" + first + "/" + second) { (name) throws(StoreError) in
           guard let sha = Self.digest(ofName: name), sha.hasPrefix(first + second) else { return }
-          let relative = "\(OutputLayout.blobsName)/\(first)/\(second)/\(name)"
+          let relative = OutputLayout.blobPath(fileName: name)
           counts = counts + (try bring(relative, from: source))
         }
       }

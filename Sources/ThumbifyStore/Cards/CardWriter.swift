@@ -123,7 +123,7 @@ package struct CardWriter: Sendable {
   static func writeCard(_ bytes: [UInt8], key: CardKey, in cardsDirectory: String, isNew: Bool = false)
     throws(StoreError) -> Bool
   {
-    let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
+    let path = OutputLayout.path(key.fileName, in: cardsDirectory)
     // Looking up a missing name in a directory of 100,000 cards was ~2.5 % of a first crawl's CPU.
     if !isNew, FileSystem.fileHolds(bytes, at: path) { return false }
     // No fsync per card: 10,000 cards cost 10,000 disk flushes (~5 s of a 10,000-URL crawl). A card is

@@ -106,7 +106,7 @@ package enum StateMigration {
     let temporary = new + ".tmp-\(getpid())"
     guard mkdir(temporary, 0o755) == 0 else { throw SystemCall.error("create directory", temporary) }
     var copied = 0
-    for file in try entries(of: old) where file != "lock" {
+    for file in try entries(of: old) where file != OutputLayout.lockName {
       let source = old + "/" + file
       var status = stat()
       guard lstat(source, &status) == 0 else { throw SystemCall.error("read", source) }
