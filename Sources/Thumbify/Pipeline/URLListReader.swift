@@ -46,23 +46,30 @@ package final class URLListReader: @unchecked Sendable {
   /// stays too long to be a URL), until the end or until `isStopped`; a list read once (standard
   /// input, a FIFO) is spooled so that the manifest pass reads it again.
   package static func spool(_ reader: LineReader, to path: String) throws(StoreError) {
-    let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard file >= 0 else { throw .io(path: path, operation: "create", message: SystemCall.message()) }
-    defer { close(file) }
+    let file: FileDescriptor
+    do {
+      file = try FileDescriptor(opening: path, O_WRONLY | O_CREAT | O_TRUNC)
+    } catch {
+      throw SystemCall.error("create", path, error)
+    }
     var output: [UInt8] = []
     output.reserveCapacity(1 << 17)
-    func flush() throws(StoreError) {
-      guard output.withUnsafeBytes({ SystemCall.writeAll(file, $0) }) else {
-        throw .io(path: path, operation: "write", message: SystemCall.message())
+    var isAtEnd = false
+    while !isAtEnd {
+      if let line = try reader.nextLine() {
+        output += line
+        output.append(0x0A)
+        if output.count < 1 << 16 { continue }
+      } else {
+        isAtEnd = true
+      }
+      do {
+        try file.writeAll(output)
+      } catch {
+        throw SystemCall.error("write", path, error)
       }
       output.removeAll(keepingCapacity: true)
     }
-    while let line = try reader.nextLine() {
-      output += line
-      output.append(0x0A)
-      if output.count >= 1 << 16 { try flush() }
-    }
-    try flush()
   }
 
   /// Opens the list at `path`.

@@ -116,10 +116,11 @@ package struct BlobUnion: Sendable {
   /// it took most of a small merge's wall time.
   package func sync(_ counts: Counts) throws(StoreError) {
     for directory in counts.linkedDirectories.sorted() {
-      let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard descriptor >= 0 else { throw SystemCall.error("open", directory) }
-      defer { close(descriptor) }
-      guard fsync(descriptor) == 0 else { throw SystemCall.error("flush", directory) }
+      do {
+        try FileDescriptor(opening: directory, O_RDONLY | O_DIRECTORY).sync()
+      } catch {
+        throw SystemCall.error("flush", directory, error)
+      }
     }
   }
 

@@ -171,14 +171,18 @@ package enum StateMigration {
 
   /// Copies the file at `source` to a new file at `destination` and fsyncs it.
   private static func copyDurably(_ source: String, to destination: String) throws(StoreError) {
-    let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw SystemCall.error("open", source) }
-    defer { close(input) }
-    try SystemCall.copy(from: input, inputName: source, to: destination)
-    let output = open(destination, O_WRONLY | O_CLOEXEC)
-    guard output >= 0 else { throw SystemCall.error("open", destination) }
-    defer { close(output) }
-    guard fsync(output) == 0 else { throw SystemCall.error("flush", destination) }
+    let input: FileDescriptor
+    do {
+      input = try FileDescriptor(opening: source, O_RDONLY)
+    } catch {
+      throw SystemCall.error("open", source, error)
+    }
+    try SystemCall.copy(from: input.rawValue, inputName: source, to: destination)
+    do {
+      try FileDescriptor(opening: destination, O_WRONLY).sync()
+    } catch {
+      throw SystemCall.error("flush", destination, error)
+    }
   }
 
   /// The names in `directory`, but `.` and `..`.

@@ -4,7 +4,7 @@ import Testing
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
-@Suite("Errno and directory entries", .offThePool)
+@Suite("Errno, owned descriptors and directory entries", .offThePool)
 struct DirectoryEntriesTests {
   @Test func entriesAreEveryNameButDotAndDotDot() throws {
     let directory = makeTemporaryDirectory("entries")
@@ -60,5 +60,33 @@ struct DirectoryEntriesTests {
     }
     #expect(failed == .failure(.fileExists))
     #expect(throws: Errno.fileExists) { try SystemCall.check { link("/etc/hostname", "/etc/hostname") } }
+  }
+
+  @Test func aDescriptorIsClosedWhenItsOwnerGoesAway() throws {
+    let directory = makeTemporaryDirectory("descriptor")
+    defer { removeDirectory(directory) }
+    do {
+      let file = try FileDescriptor(opening: directory + "/file", O_WRONLY | O_CREAT | O_TRUNC)
+      try file.writeAll(Array("hello".utf8))
+      try file.sync()
+      #expect(try file.status().st_size == 5)
+      #expect(fcntl(file.rawValue, F_GETFD) & FD_CLOEXEC != 0, "opened close-on-exec")
+    }
+    // A pipe's reader sees its end only once every write end is closed: the owned one must be.
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    // Non-blocking: with a write end still open the last read fails (EAGAIN) instead of waiting.
+    #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
+    do {
+      let writer = FileDescriptor(owning: ends[1])
+      try writer.writeAll([42])
+    }
+    var bytes = [UInt8](repeating: 0, count: 2)
+    #expect(read(ends[0], &bytes, 2) == 1)
+    #expect(read(ends[0], &bytes, 2) == 0, "end of file: the write end was closed with its owner")
+    #expect(throws: Errno.noSuchFileOrDirectory) {
+      _ = try FileDescriptor(opening: directory + "/missing", O_RDONLY)
+    }
   }
 }
