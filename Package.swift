@@ -30,7 +30,7 @@ let package = Package(
     systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),  // thumbify serve
     .systemLibrary(name: "CLinux"),  // Linux calls Swift's Glibc module leaves out (no library)
     // The library's layers, each a target so that the compiler refuses an upward import
-    // (docs/architecture.md): system → imaging, fetching, extracting → store → Thumbify → CLI.
+    // (docs/architecture.md): system → imaging, fetching, extracting → store, rendering → Thumbify → CLI.
     .target(name: "ThumbifySystem", dependencies: ["CCrypto"]),
     // libpng's row-by-row reading, in C so that its longjmp errors never cross Swift frames.
     .target(name: "CPNGRows", dependencies: ["CPNG"]),

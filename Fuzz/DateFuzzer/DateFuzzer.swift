@@ -1,6 +1,6 @@
 // libFuzzer entry point for the date parser the extractor runs on every date text a page states
 // (metas, JSON-LD, microdata, <time>, the URL path). Built by `scripts/fuzz dates` with
-// Sources/ThumbifyExtracting/*.swift compiled into the fuzzer's own module (internal API).
+// Sources/ThumbifyExtracting/**/*.swift compiled into the fuzzer's own module (internal API).
 
 /// Feeds one input to `DateParser` as a page's date text, as a URL path and, from its first eight
 /// bytes, as a Unix timestamp; checks the promises docs/metadata.md ("Dates") makes:

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the HTML tokenizer and metadata extractor.
-// Built by `scripts/fuzz extract` together with Sources/ThumbifyExtracting/*.swift.
+// Built by `scripts/fuzz extract` together with Sources/ThumbifyExtracting/**/*.swift.
 
 /// Feeds one input to every byte-level parser of the extracting stage.
 ///

@@ -1,6 +1,6 @@
 // libFuzzer entry point for the oEmbed parser the crawl runs on every endpoint a page declares (JSON,
 // oEmbed's flat XML, and the iframe kept of its `html`). Built by `scripts/fuzz oembed` with
-// Sources/ThumbifyExtracting/*.swift compiled into the fuzzer's own module (internal API).
+// Sources/ThumbifyExtracting/**/*.swift compiled into the fuzzer's own module (internal API).
 
 /// The endpoint the responses are read as coming from.
 private let endpoint = "https://www.provider.example/oembed?url=x"

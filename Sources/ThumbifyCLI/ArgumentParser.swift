@@ -2,28 +2,28 @@
 ///
 /// Rendered as swift-argument-parser does: `Error: <message>`, the usage line,
 /// and a pointer to `--help`, on standard error with exit code 64.
-public struct UsageError: Error, Sendable, Equatable {
-  public var message: String
+package struct UsageError: Error, Sendable, Equatable {
+  package var message: String
   /// What to do instead, printed on the line after the message.
-  public var hint: String?
-  public init(_ message: String, hint: String? = nil) {
+  package var hint: String?
+  package init(_ message: String, hint: String? = nil) {
     self.message = message
     self.hint = hint
   }
 }
 
 /// The arguments of one command after parsing.
-public struct ParsedArguments: Sendable {
-  public var positionals: [String] = []
+package struct ParsedArguments: Sendable {
+  package var positionals: [String] = []
   var values: [String: [String]] = [:]
   var flags: Set<String> = []
-  public var isHelpRequested: Bool { flags.contains("help") }
+  package var isHelpRequested: Bool { flags.contains("help") }
 
   /// The last value given for `--long`, or its default.
-  public func value(_ long: String) -> String? { values[long]?.last }
+  package func value(_ long: String) -> String? { values[long]?.last }
   /// Every value given for a repeating option, in order.
-  public func values(_ long: String) -> [String] { values[long] ?? [] }
-  public func flag(_ long: String) -> Bool { flags.contains(long) }
+  package func values(_ long: String) -> [String] { values[long] ?? [] }
+  package func flag(_ long: String) -> Bool { flags.contains(long) }
 }
 
 /// Parses arguments against a `CommandSpec`: `--opt value`, `--opt=value`,

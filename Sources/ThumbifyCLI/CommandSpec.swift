@@ -1,11 +1,11 @@
 /// A positional argument of a command.
-public struct ArgumentSpec: Sendable {
-  public var name: String
-  public var help: String
-  public var isRepeating: Bool
-  public var isOptional: Bool
+package struct ArgumentSpec: Sendable {
+  package var name: String
+  package var help: String
+  package var isRepeating: Bool
+  package var isOptional: Bool
 
-  public init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false) {
+  package init(_ name: String, help: String, isRepeating: Bool = false, isOptional: Bool = false) {
     self.name = name
     self.help = help
     self.isRepeating = isRepeating
@@ -19,20 +19,20 @@ public struct ArgumentSpec: Sendable {
 }
 
 /// A named option (`--out <dir>`) or flag (`--quiet`) of a command.
-public struct OptionSpec: Sendable {
-  public var long: String
-  public var short: Character?
+package struct OptionSpec: Sendable {
+  package var long: String
+  package var short: Character?
   /// The value's placeholder; `nil` makes this a flag that takes no value.
-  public var valueName: String?
-  public var help: String
-  public var defaultValue: String?
-  public var isRequired: Bool
+  package var valueName: String?
+  package var help: String
+  package var defaultValue: String?
+  package var isRequired: Bool
   /// Whether the option may be given more than once (each value is kept).
-  public var isRepeating: Bool
+  package var isRepeating: Bool
   /// The only values the option takes, for completion scripts (the command still checks the value).
-  public var choices: [String] = []
+  package var choices: [String] = []
 
-  public static func option(
+  package static func option(
     _ long: String, short: Character? = nil, value: String, help: String,
     default defaultValue: String? = nil, isRequired: Bool = false, isRepeating: Bool = false,
     choices: [String] = []
@@ -42,7 +42,7 @@ public struct OptionSpec: Sendable {
       isRequired: isRequired, isRepeating: isRepeating, choices: choices)
   }
 
-  public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
+  package static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
     OptionSpec(
       long: long, short: short, valueName: nil, help: help, defaultValue: nil, isRequired: false,
       isRepeating: false)
@@ -64,18 +64,18 @@ public struct OptionSpec: Sendable {
 }
 
 /// A command's interface: what it accepts and how its help reads.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
   /// The full command name as typed, e.g. `thumbify thumb`.
-  public var commandName: String
-  public var abstract: String
-  public var discussion: String?
-  public var arguments: [ArgumentSpec]
-  public var options: [OptionSpec]
+  package var commandName: String
+  package var abstract: String
+  package var discussion: String?
+  package var arguments: [ArgumentSpec]
+  package var options: [OptionSpec]
   /// Whether the command takes `--log-format` (every subcommand; not `thumbify` itself nor `help`,
   /// which only print help).
-  public var takesLogFormat: Bool
+  package var takesLogFormat: Bool
 
-  public init(
+  package init(
     commandName: String, abstract: String, discussion: String? = nil,
     arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], takesLogFormat: Bool = true
   ) {

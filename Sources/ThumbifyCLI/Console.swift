@@ -5,19 +5,19 @@ import Synchronization
 ///
 /// The CLI writes through a `Console` rather than to the file handles directly so
 /// that tests run commands in-process and compare their exact output.
-public final class Console: Sendable {
+package final class Console: Sendable {
   private let writeOut: @Sendable (String) -> Void
   private let writeError: @Sendable (String) -> Void
   private let readInput: @Sendable () -> [UInt8]
   /// Whether standard error is a terminal (progress bars are drawn only then).
-  public let isErrorTerminal: Bool
+  package let isErrorTerminal: Bool
   /// The descriptor standard input can be streamed from (`nil` for in-memory input in tests).
-  public let inputDescriptor: Int32?
+  package let inputDescriptor: Int32?
   /// The environment commands read (`XDG_STATE_HOME`, `HOME`: the default state directory). Empty
   /// unless given, so an in-process test never finds the real `$HOME`.
-  public let environment: [String: String]
+  package let environment: [String: String]
 
-  public init(
+  package init(
     isErrorTerminal: Bool = false,
     inputDescriptor: Int32? = nil,
     environment: [String: String] = [:],
@@ -34,7 +34,7 @@ public final class Console: Sendable {
   }
 
   /// The process's own standard streams.
-  public static let standard = Console(
+  package static let standard = Console(
     isErrorTerminal: isatty(STDERR_FILENO) == 1,
     inputDescriptor: STDIN_FILENO,
     environment: ProcessInfo.processInfo.environment,
@@ -43,16 +43,16 @@ public final class Console: Sendable {
     error: { FileHandle.standardError.write(Data($0.utf8)) }
   )
 
-  public func print(_ text: String, terminator: String = "\n") {
+  package func print(_ text: String, terminator: String = "\n") {
     writeOut(Self.escapingControls(text) + terminator)
   }
-  public func printError(_ text: String) { writeError(Self.escapingControls(text) + "\n") }
+  package func printError(_ text: String) { writeError(Self.escapingControls(text) + "\n") }
 
   /// `text` with every control character but newline and tab written as `\u00XX`: URLs, headers and
   /// messages from the network reach the terminal, and a raw `ESC ]0;…` or `ESC [2J` in a hostile
   /// `Location:` would retitle or clear it. The escape is also a valid JSON escape, so JSON lines stay
   /// JSON (JSONEncoder leaves DEL and the C1 controls raw).
-  public static func escapingControls(_ text: String) -> String {
+  package static func escapingControls(_ text: String) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
       (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
@@ -69,19 +69,19 @@ public final class Console: Sendable {
     return escaped
   }
   /// Writes without a newline (progress bars redraw a line with `\r`).
-  public func writeError(raw text: String) { writeError(text) }
-  public func readStandardInput() -> [UInt8] { readInput() }
+  package func writeError(raw text: String) { writeError(text) }
+  package func readStandardInput() -> [UInt8] { readInput() }
 }
 
 /// A console that records everything written to it, for tests.
-public final class CapturedConsole: Sendable {
+package final class CapturedConsole: Sendable {
   private final class Buffer: Sendable {
     let text = Mutex<(out: String, error: String)>(("", ""))
   }
   private let buffer = Buffer()
-  public let console: Console
+  package let console: Console
 
-  public init(input: [UInt8] = [], isErrorTerminal: Bool = false, environment: [String: String] = [:]) {
+  package init(input: [UInt8] = [], isErrorTerminal: Bool = false, environment: [String: String] = [:]) {
     let buffer = self.buffer
     console = Console(
       isErrorTerminal: isErrorTerminal, environment: environment,
@@ -91,6 +91,6 @@ public final class CapturedConsole: Sendable {
     )
   }
 
-  public var standardOutput: String { buffer.text.withLock { $0.out } }
-  public var standardError: String { buffer.text.withLock { $0.error } }
+  package var standardOutput: String { buffer.text.withLock { $0.out } }
+  package var standardError: String { buffer.text.withLock { $0.error } }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ThumbifySystem
 
 /// How a command writes its log and error lines on standard error (`--log-format`).
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
   case text, json
 
   /// The format a command line asks for, read before (or without) parsing it, so that a usage error

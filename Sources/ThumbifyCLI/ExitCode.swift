@@ -1,16 +1,16 @@
 /// The process exit codes thumbify documents (see README, "Exit codes").
-public enum ExitCode {
+package enum ExitCode {
   /// Everything succeeded.
-  public static let success: Int32 = 0
+  package static let success: Int32 = 0
   /// The run finished but some inputs failed (each failure is in the manifest).
-  public static let someFailed: Int32 = 1
+  package static let someFailed: Int32 = 1
   /// The command line was wrong (`EX_USAGE`).
-  public static let usage: Int32 = 64
+  package static let usage: Int32 = 64
   /// The run could not proceed at all: output not writable, directory locked by
   /// another run, corrupt state (`EX_SOFTWARE` from sysexits.h).
-  public static let fatal: Int32 = 70
+  package static let fatal: Int32 = 70
   /// Stopped by SIGINT (Ctrl-C) after committing what was finished: 128 + 2, as shells report it.
-  public static let interrupted: Int32 = 130
+  package static let interrupted: Int32 = 130
   /// Stopped by SIGTERM after committing what was finished: 128 + 15.
-  public static let terminated: Int32 = 143
+  package static let terminated: Int32 = 143
 }

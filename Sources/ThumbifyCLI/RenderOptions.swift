@@ -40,11 +40,7 @@ enum RenderOptions {
   static func renderer(
     mode: RenderMode, budget: RenderBudget, fetcher: any Fetching, environment: [String: String]
   ) throws(RenderError) -> ChromiumRenderer? {
-    guard mode != .never else { return nil }
-    let executable = try ChromiumLauncher.executable(
-      explicit: environment["THUMBIFY_CHROMIUM"],
-      path: environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"])
-    return ChromiumRenderer(executable: executable, fetcher: fetcher, budget: budget)
+    try CrawlStages.renderer(mode: mode, budget: budget, fetcher: fetcher, environment: environment)
   }
 
   /// The hint printed under a `browserMissing` error.

@@ -1,6 +1,7 @@
 import CStopSignals
 import Foundation
 import Synchronization
+import Thumbify
 
 #if canImport(Glibc)
   import Glibc
@@ -39,16 +40,10 @@ final class StopSignals {
       pthread_sigmask(SIG_SETMASK, &none, nil)
       var byte: UInt8 = 0
       while true {
-        let count = read(descriptor, &byte, 1)
-        if count == 1 {
-          let number = Int32(byte)
-          let handler = listeners.withLock { $0.handlers[number] }
-          handler?(number)
-        } else if count < 0 && errno == EINTR {
-          continue
-        } else {
-          return
-        }
+        guard SystemCall.read(descriptor, into: &byte, count: 1) == 1 else { return }
+        let number = Int32(byte)
+        let handler = listeners.withLock { $0.handlers[number] }
+        handler?(number)
       }
     }
     reader.name = "thumbify-signals"

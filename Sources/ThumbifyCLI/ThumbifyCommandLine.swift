@@ -2,7 +2,7 @@ import Thumbify
 
 /// The `thumbify` command line: dispatches to subcommands and renders help,
 /// `--version` and usage errors with swift-argument-parser's conventions.
-public enum ThumbifyCommandLine {
+package enum ThumbifyCommandLine {
   /// Every subcommand, in the order `--help` lists them.
   static let subcommands: [any Subcommand.Type] = [
     ThumbCommand.self,
@@ -54,7 +54,7 @@ public enum ThumbifyCommandLine {
   /// Runs one command line and returns the process exit code.
   ///
   /// - Parameter arguments: the arguments after the program name.
-  public static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
+  package static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
     // Bare `thumbify` is a request for help (as with swift-argument-parser), not a mistake: exit 0.
     guard let first = arguments.first else {
       console.print(rootHelp, terminator: "")

@@ -14,28 +14,28 @@
 ///   html: bytes, pageURL: "https://example.com/post", contentType: "text/html; charset=utf-8")
 /// print(metadata.title ?? "untitled")
 /// ```
-public struct MetadataExtractor: MetadataExtracting {
+package struct MetadataExtractor: MetadataExtracting {
   /// The icon size, in pixels, icons are ranked for.
-  public var iconTargetSize: Int
+  package var iconTargetSize: Int
   /// The extraction's clock, in Unix seconds: a date more than a day after it is left out.
   /// Tests set a fixed one.
-  public var now: @Sendable () -> Int64
+  package var now: @Sendable () -> Int64
 
-  public init(iconTargetSize: Int = 64, now: @escaping @Sendable () -> Int64 = MetadataExtractor.systemClock)
+  package init(iconTargetSize: Int = 64, now: @escaping @Sendable () -> Int64 = MetadataExtractor.systemClock)
   {
     self.iconTargetSize = iconTargetSize
     self.now = now
   }
 
   /// The system clock, in Unix seconds.
-  public static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
+  package static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
 
-  public func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata {
+  package func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata {
     html.withUnsafeBufferPointer { extract(bytes: $0, pageURL: pageURL, contentType: contentType) }
   }
 
   /// The same as `extract(html:pageURL:contentType:)` without copying the bytes.
-  public func extract(bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?)
+  package func extract(bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?)
     -> PageMetadata
   {
     let (decoded, collector) = Self.collect(bytes, contentType: contentType)

@@ -5,48 +5,48 @@
 /// `docs/metadata.schema.json`, the same in `extract`'s output and in manifest records. What the page
 /// was asked as and where it ended up (`originalURL`, `url`) are facts of the fetch, not of the page:
 /// they sit next to this object (`CrawlRecord`, `LinkMetadataProvider.Preview`), not in it.
-public struct PageMetadata: Sendable, Codable, Equatable {
-  public var title: String?
-  public var description: String?
+package struct PageMetadata: Sendable, Codable, Equatable {
+  package var title: String?
+  package var description: String?
   /// The canonical URL the page declares (`<link rel=canonical>`, else `og:url`), resolved, on any
   /// host, credentials removed: what de-duplication and analytics key on. A link to the page goes to
   /// `canonicalURL(onHostOf:)` instead, which a page cannot point at another site.
-  public var canonicalURL: String?
-  public var siteName: String?
-  public var type: String?
-  public var lang: String?
-  public var image: ImageCandidate?
+  package var canonicalURL: String?
+  package var siteName: String?
+  package var type: String?
+  package var lang: String?
+  package var image: ImageCandidate?
   /// Every image candidate, best first.
-  public var images: [ImageCandidate]?
-  public var icon: IconCandidate?
+  package var images: [ImageCandidate]?
+  package var icon: IconCandidate?
   /// Every icon candidate, best first.
-  public var icons: [IconCandidate]?
-  public var video: VideoCandidate?
+  package var icons: [IconCandidate]?
+  package var video: VideoCandidate?
   /// The page's audio (`og:audio`, JSON-LD, `<audio>`): a podcast episode, a song, a recording.
-  public var audio: AudioCandidate?
+  package var audio: AudioCandidate?
   /// The discovered oEmbed endpoint URL.
-  public var oembed: String?
+  package var oembed: String?
   /// The player the page's oEmbed endpoint offers, reduced to one https `<iframe src>` (filled by a
   /// crawl or `extract <url>` that fetched the endpoint, `PageMetadata.filledIn(fromOEmbed:endpoint:)`).
-  public var embed: Embed?
-  public var author: String?
+  package var embed: Embed?
+  package var author: String?
   /// RFC 3339: `2021-05-13T14:01:31-04:00` (the page's offset; UTC as `Z`), or a date alone.
-  public var publishedTime: String?
+  package var publishedTime: String?
   /// The publication date as the page wrote it, when it could not be converted in full
   /// (ambiguous, impossible, in the future, or a time without a zone).
-  public var publishedTimeText: String?
+  package var publishedTimeText: String?
   /// Where `publishedTime` came from, so a frontend can weigh it: `meta`, `json-ld`, `microdata`,
   /// `time-element` (the structured sources), else the whole-page search's `url`, `abbr` or `text`
   /// (docs/metadata.md, Dates).
-  public var publishedTimeSource: String?
+  package var publishedTimeSource: String?
   /// RFC 3339, like `publishedTime`.
-  public var modifiedTime: String?
+  package var modifiedTime: String?
   /// The modification date as written, when it could not be converted in full.
-  public var modifiedTimeText: String?
-  public var themeColor: String?
-  public var twitterCard: String?
+  package var modifiedTimeText: String?
+  package var themeColor: String?
+  package var twitterCard: String?
 
-  public init() {}
+  package init() {}
 }
 
 extension PageMetadata {
@@ -57,7 +57,7 @@ extension PageMetadata {
   // URL, else the page URL) and `originalURL` (the page URL) in here instead of `canonicalURL`.
   private enum LegacyKeys: String, CodingKey { case url, originalURL }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     title = try container.decodeIfPresent(String.self, forKey: .title)
     description = try container.decodeIfPresent(String.self, forKey: .description)
@@ -100,7 +100,7 @@ extension PageMetadata {
   /// another — does not move the link off the host it was read from.
   ///
   /// - Parameter pageURL: the URL the page was read from, after redirects.
-  public func canonicalURL(onHostOf pageURL: String) -> String? {
+  package func canonicalURL(onHostOf pageURL: String) -> String? {
     guard let canonicalURL, let canonical = WebURL(canonicalURL), let page = WebURL(pageURL),
       Self.isSameSite(canonical.host, page.host)
     else { return nil }
@@ -114,14 +114,14 @@ extension PageMetadata {
   }
 }
 
-public struct ImageCandidate: Sendable, Codable, Equatable {
-  public var url: String
-  public var width: Int?
-  public var height: Int?
-  public var alt: String?
-  public var type: String?
+package struct ImageCandidate: Sendable, Codable, Equatable {
+  package var url: String
+  package var width: Int?
+  package var height: Int?
+  package var alt: String?
+  package var type: String?
 
-  public init(url: String, width: Int? = nil, height: Int? = nil, alt: String? = nil, type: String? = nil) {
+  package init(url: String, width: Int? = nil, height: Int? = nil, alt: String? = nil, type: String? = nil) {
     self.url = url
     self.width = width
     self.height = height
@@ -130,13 +130,13 @@ public struct ImageCandidate: Sendable, Codable, Equatable {
   }
 }
 
-public struct IconCandidate: Sendable, Codable, Equatable {
-  public var url: String
+package struct IconCandidate: Sendable, Codable, Equatable {
+  package var url: String
   /// The `sizes` attribute as written (`"32x32"`, `"any"`), when present.
-  public var sizes: String?
-  public var type: String?
+  package var sizes: String?
+  package var type: String?
 
-  public init(url: String, sizes: String? = nil, type: String? = nil) {
+  package init(url: String, sizes: String? = nil, type: String? = nil) {
     self.url = url
     self.sizes = sizes
     self.type = type
@@ -152,19 +152,19 @@ public enum MediaKind: String, Sendable, Codable, Equatable {
   case player
 }
 
-public struct VideoCandidate: Sendable, Codable, Equatable {
-  public var url: String
+package struct VideoCandidate: Sendable, Codable, Equatable {
+  package var url: String
   /// The MIME type: as the page gives it, else from the URL's extension (`.mp4` → `video/mp4`);
   /// `text/html` for a player page.
-  public var type: String?
-  public var width: Int?
-  public var height: Int?
+  package var type: String?
+  package var width: Int?
+  package var height: Int?
   /// A playable file or a player page; `nil` when neither the type nor the URL says.
-  public var kind: MediaKind?
+  package var kind: MediaKind?
   /// The running time in whole seconds (a JSON-LD VideoObject's `duration`).
-  public var duration: Int?
+  package var duration: Int?
 
-  public init(
+  package init(
     url: String, type: String? = nil, width: Int? = nil, height: Int? = nil, kind: MediaKind? = nil,
     duration: Int? = nil
   ) {
@@ -177,17 +177,17 @@ public struct VideoCandidate: Sendable, Codable, Equatable {
   }
 }
 
-public struct AudioCandidate: Sendable, Codable, Equatable {
-  public var url: String
+package struct AudioCandidate: Sendable, Codable, Equatable {
+  package var url: String
   /// The MIME type the page gives (`og:audio:type`), as written: `audio/mpeg`; else from the
   /// URL's extension.
-  public var type: String?
+  package var type: String?
   /// A playable file or a player page; `nil` when neither the type nor the URL says.
-  public var kind: MediaKind?
+  package var kind: MediaKind?
   /// The running time in whole seconds (JSON-LD `duration`).
-  public var duration: Int?
+  package var duration: Int?
 
-  public init(url: String, type: String? = nil, kind: MediaKind? = nil, duration: Int? = nil) {
+  package init(url: String, type: String? = nil, kind: MediaKind? = nil, duration: Int? = nil) {
     self.url = url
     self.type = type
     self.kind = kind
@@ -202,12 +202,14 @@ public struct Embed: Sendable, Codable, Equatable {
   public var provider: String?
   /// oEmbed's `type`: `video` or `rich`.
   public var type: String
+  /// The player's width in CSS pixels, as the provider gives it.
   public var width: Int?
+  /// The player's height in CSS pixels, as the provider gives it.
   public var height: Int?
   /// The `src` of the single `<iframe>` of the oEmbed `html`.
   public var iframeURL: String
 
-  public init(provider: String?, type: String, width: Int? = nil, height: Int? = nil, iframeURL: String) {
+  package init(provider: String?, type: String, width: Int? = nil, height: Int? = nil, iframeURL: String) {
     self.provider = provider
     self.type = type
     self.width = width
@@ -217,7 +219,7 @@ public struct Embed: Sendable, Codable, Equatable {
 }
 
 /// Reads a page's metadata from its bytes. Pure: no network, no shared state.
-public protocol MetadataExtracting: Sendable {
+package protocol MetadataExtracting: Sendable {
   /// - Parameters:
   ///   - html: the page's bytes as received (any charset).
   ///   - pageURL: the URL the page was fetched from (after redirects); relative URLs resolve against it.

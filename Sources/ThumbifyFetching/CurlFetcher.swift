@@ -9,10 +9,10 @@ import Synchronization
 /// ```
 ///
 /// Cancelling the calling task removes the transfer from curl and throws `.cancelled`.
-public final class CurlFetcher: Fetching {
-  public let configuration: FetcherConfiguration
+package final class CurlFetcher: Fetching {
+  package let configuration: FetcherConfiguration
   /// The robots.txt cache; export its entries to reuse validators in the next run.
-  public let robots: RobotsCache
+  package let robots: RobotsCache
   private let loop: CurlMultiLoop
   private let health: HostHealth
   private let exemptAddresses: Set<IPAddress>
@@ -20,7 +20,7 @@ public final class CurlFetcher: Fetching {
 
   /// Starts the multi loop thread.
   /// - Throws: `FetchError.other` when libcurl cannot be initialised.
-  public init(configuration: FetcherConfiguration = FetcherConfiguration(), robots: RobotsCache? = nil)
+  package init(configuration: FetcherConfiguration = FetcherConfiguration(), robots: RobotsCache? = nil)
     throws(FetchError)
   {
     self.configuration = configuration
@@ -41,14 +41,14 @@ public final class CurlFetcher: Fetching {
   var easyHandlesMade: Int { loop.handlesMade.load(ordering: .relaxed) }
 
   /// Cancels every transfer and stops the loop thread; later fetches throw `.cancelled`.
-  public func shutdown() {
+  package func shutdown() {
     loop.shutdown()
   }
 
   /// Sends no new transfer from now on: the waiting ones and every later fetch fail with `.stopped`
   /// (robots.txt too, so a page waiting for its origin's robots.txt ends `.stopped`, not blocked);
   /// transfers already handed to curl go on until they end or their task is cancelled.
-  public func stopStartingRequests() {
+  package func stopStartingRequests() {
     loop.stopStarting()
   }
 
@@ -56,12 +56,12 @@ public final class CurlFetcher: Fetching {
   ///
   /// - Returns: the 2xx response, or a 304 with `isNotModified` when validators were sent.
   /// - Throws: `FetchError`; non-2xx statuses are `.httpStatus`.
-  public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+  package func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
     try await measuredFetch(request).result.get()
   }
 
   /// `fetch`, with the network time it used: what its deadline counted (queue time excluded).
-  public func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch {
+  package func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch {
     var spent: Duration = .zero
     do throws(FetchError) {
       let response = try await follow(

@@ -1,29 +1,53 @@
 /// Why a fetch failed. Each case carries curl's own message where curl reported it.
 public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The text is not a URL thumbify can fetch (WHATWG URL parsing failed); the text says why.
   case invalidURL(String)
+  /// The URL's scheme is not `http` or `https` (the scheme).
   case unsupportedScheme(String)
+  /// The host name could not be resolved (curl's message).
   case dns(String)
+  /// No connection could be made to the host (refused, unreachable; curl's message).
   case connect(String)
+  /// The TLS handshake or the certificate check failed (curl's message).
   case tls(String)
   /// The connection broke after it was made (reset, truncated body, bad encoding, HTTP/2 error).
   case transfer(String)
+  /// The fetch passed its deadline or went slower than the low-speed limit (curl's message).
   case timedOut(String)
+  /// The decoded body passed its cap for the resource kind (`FetcherConfiguration.bodyLimits`), in bytes.
   case tooLarge(limit: Int)
+  /// The server answered with this status (4xx or 5xx; a 304 is no error).
   case httpStatus(Int)
+  /// More redirects than `FetcherConfiguration.maxRedirects` (the limit).
   case tooManyRedirects(Int)
+  /// The site's robots.txt disallows the URL for thumbify's user agent (the URL).
   case blockedByRobots(String)
+  /// The URL or a redirect led to a private, loopback or reserved address: the SSRF guard refused to
+  /// connect (the address range).
   case blockedPrivateAddress(String)
   /// The host (`host:port`) failed repeatedly earlier in this run and is skipped.
   case hostSkipped(String)
+  /// The fetch was cancelled (its task, or the provider's `cancel()`).
   case cancelled
   /// The fetcher was told to start no new request (`Fetching.stopStartingRequests()`, a crawl's stop)
   /// before this one was sent: it never left the machine.
   case stopped
+  /// Any other failure libcurl reported (its message).
   case other(String)
 
   /// LinkPresentation's error family (`LPError.Code`).
-  public enum Family: String, Sendable { case cancelled, failed, timedOut, unknown }
+  public enum Family: String, Sendable {
+    /// `LPError.Code.metadataFetchCancelled`.
+    case cancelled
+    /// `LPError.Code.metadataFetchFailed`.
+    case failed
+    /// `LPError.Code.metadataFetchTimedOut`.
+    case timedOut
+    /// `LPError.Code.unknown`.
+    case unknown
+  }
 
+  /// The LinkPresentation family of this error.
   public var family: Family {
     switch self {
     case .cancelled, .stopped: .cancelled

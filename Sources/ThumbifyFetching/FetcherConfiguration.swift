@@ -24,6 +24,7 @@ public struct FetcherConfiguration: Sendable {
   public var connectTimeout: Duration = .seconds(10)
   /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` is aborted as timed out.
   public var lowSpeedLimit = 100
+  /// How long a transfer may stay under `lowSpeedLimit`.
   public var lowSpeedTime: Duration = .seconds(10)
   /// Decoded-body caps per kind, in bytes.
   public var bodyLimits: [ResourceKind: Int] = [

@@ -1,6 +1,11 @@
 /// What a fetch is for; each kind has its own body cap and accepted types.
 public enum ResourceKind: String, Sendable, Codable {
-  case page, image, robots
+  /// An HTML page (or the document a URL names).
+  case page
+  /// An image: a card image or an icon.
+  case image
+  /// A host's robots.txt.
+  case robots
   /// What a rendered page's scripts ask for (scripts, JSON, style sheets): any type
   /// (docs/rendering.md).
   case subresource
@@ -10,21 +15,21 @@ public enum ResourceKind: String, Sendable, Codable {
 }
 
 /// One HTTP GET.
-public struct FetchRequest: Sendable, Hashable {
-  public var url: String
-  public var kind: ResourceKind
+package struct FetchRequest: Sendable, Hashable {
+  package var url: String
+  package var kind: ResourceKind
   /// Validators from an earlier run: sent as `If-None-Match` / `If-Modified-Since`.
-  public var etag: String?
-  public var lastModified: String?
+  package var etag: String?
+  package var lastModified: String?
   /// A deadline below the fetcher's own (`FetcherConfiguration.timeout`), counted the same way: what
   /// is left of a whole URL's budget after its page and earlier image fetches. `nil`: the fetcher's.
-  public var timeout: Duration?
+  package var timeout: Duration?
   /// Its place in its host's queue: lower goes first, equal ones in the order they were made
   /// (`HostQueue`). The crawler gives a page and its images the page's line number; robots.txt
   /// goes before everything.
-  public var priority: Int
+  package var priority: Int
 
-  public init(
+  package init(
     url: String, kind: ResourceKind, etag: String? = nil, lastModified: String? = nil,
     timeout: Duration? = nil, priority: Int = 0
   ) {
@@ -38,27 +43,27 @@ public struct FetchRequest: Sendable, Hashable {
 }
 
 /// The outcome of a successful fetch (2xx, or 304 when validators were sent).
-public struct FetchResponse: Sendable {
-  public var requestedURL: String
-  public var finalURL: String
+package struct FetchResponse: Sendable {
+  package var requestedURL: String
+  package var finalURL: String
   /// Every URL redirected through, in order, excluding `finalURL`.
-  public var redirects: [String]
-  public var status: Int
+  package var redirects: [String]
+  package var status: Int
   /// True when the server answered 304 to a conditional request; `body` is empty.
-  public var isNotModified: Bool
-  public var contentType: String?
-  public var etag: String?
-  public var lastModified: String?
+  package var isNotModified: Bool
+  package var contentType: String?
+  package var etag: String?
+  package var lastModified: String?
   /// The decoded body (after Content-Encoding), at most the kind's cap.
-  public var body: [UInt8]
+  package var body: [UInt8]
   /// Seconds from handing the transfer to curl to its completion (queue time excluded).
-  public var duration: Double
+  package var duration: Double
   /// The HTTP version of the final response: `1.0`, `1.1`, `2` or `3`.
-  public var httpVersion: String?
+  package var httpVersion: String?
   /// True when the body was cut at the kind's cap and kept (only robots.txt is kept so).
-  public var isTruncated: Bool
+  package var isTruncated: Bool
 
-  public init(
+  package init(
     requestedURL: String, finalURL: String, redirects: [String] = [], status: Int,
     isNotModified: Bool = false, contentType: String? = nil, etag: String? = nil,
     lastModified: String? = nil, body: [UInt8] = [], duration: Double = 0, httpVersion: String? = nil,
@@ -80,20 +85,20 @@ public struct FetchResponse: Sendable {
 }
 
 /// A fetch's outcome and the network time it used, which is what counts against its timeout.
-public struct MeasuredFetch: Sendable {
-  public var result: Result<FetchResponse, FetchError>
+package struct MeasuredFetch: Sendable {
+  package var result: Result<FetchResponse, FetchError>
   /// Its transfers, redirect hops, failed attempts and the waits between retries; the time spent
   /// waiting in a host's queue excluded.
-  public var networkTime: Duration
+  package var networkTime: Duration
 
-  public init(result: Result<FetchResponse, FetchError>, networkTime: Duration) {
+  package init(result: Result<FetchResponse, FetchError>, networkTime: Duration) {
     self.result = result
     self.networkTime = networkTime
   }
 }
 
 /// Fetches URLs. The production type is `CurlFetcher`; tests use doubles.
-public protocol Fetching: Sendable {
+package protocol Fetching: Sendable {
   func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse
   /// `fetch`, reporting the network time it used whether it succeeded or not, so that a caller can
   /// share one deadline among several fetches (a page and its image candidates).
@@ -106,10 +111,10 @@ public protocol Fetching: Sendable {
 
 extension Fetching {
   /// For fetchers without queues (test doubles): nothing to stop.
-  public func stopStartingRequests() {}
+  package func stopStartingRequests() {}
 
   /// For fetchers without queues (test doubles): the time `fetch` took.
-  public func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch {
+  package func measuredFetch(_ request: FetchRequest) async -> MeasuredFetch {
     let clock = ContinuousClock()
     let start = clock.now
     do {

@@ -3,14 +3,14 @@
 #endif
 
 /// An IPv4 or IPv6 address as raw bytes, as the SSRF guard sees it at connect time.
-public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
+package enum IPAddress: Sendable, Hashable, CustomStringConvertible {
   /// An IPv4 address in host byte order (`127.0.0.1` is `0x7F00_0001`).
   case v4(UInt32)
   /// An IPv6 address: exactly 16 bytes in network order.
   case v6([UInt8])
 
   /// Parses the canonical text form (`inet_pton`): dotted quad or RFC 4291 IPv6.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     var v4 = in_addr()
     if inet_pton(AF_INET, text, &v4) == 1 {
       self = .v4(UInt32(bigEndian: v4.s_addr))
@@ -39,7 +39,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The canonical text form (`inet_ntop`).
-  public var description: String {
+  package var description: String {
     var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
     switch self {
     case .v4(let value):

@@ -5,19 +5,20 @@ import Synchronization
 ///
 /// Seed it with the entries exported by an earlier run: the first lookup of a seeded origin
 /// revalidates with `If-None-Match`/`If-Modified-Since` and reuses the stored text on 304.
-public final class RobotsCache: Sendable {
+package final class RobotsCache: Sendable {
   /// A robots.txt as stored between runs.
-  public struct Entry: Sendable, Codable, Equatable {
+  package struct Entry: Sendable, Codable, Equatable {
     /// `scheme://host:port`.
-    public var origin: String
+    package var origin: String
     /// The HTTP status it was fetched with (4xx entries mean "allow all").
-    public var status: Int
+    package var status: Int
     /// The text kept: whole lines only, at most the robots body cap.
-    public var body: String
-    public var etag: String?
-    public var lastModified: String?
+    package var body: String
+    package var etag: String?
+    package var lastModified: String?
 
-    public init(origin: String, status: Int, body: String, etag: String? = nil, lastModified: String? = nil) {
+    package init(origin: String, status: Int, body: String, etag: String? = nil, lastModified: String? = nil)
+    {
       self.origin = origin
       self.status = status
       self.body = body
@@ -56,20 +57,20 @@ public final class RobotsCache: Sendable {
   private let state = Mutex(State())
 
   /// Creates a cache, optionally seeded with entries exported by an earlier run.
-  public init(seed: [Entry] = [], userAgent: String = "thumbify") {
+  package init(seed: [Entry] = [], userAgent: String = "thumbify") {
     self.userAgent = userAgent
     self.seed(seed)
   }
 
   /// Adds entries from an earlier run; they are revalidated before use.
-  public func seed(_ entries: [Entry]) {
+  package func seed(_ entries: [Entry]) {
     state.withLock { state in
       for entry in entries { state.seeds[entry.origin] = entry }
     }
   }
 
   /// The entries fetched or revalidated in this run (5xx and unreachable ones are not kept).
-  public func export() -> [Entry] {
+  package func export() -> [Entry] {
     state.withLock { state in state.resolved.values.compactMap(\.entry).sorted { $0.origin < $1.origin } }
   }
 

@@ -9,7 +9,7 @@
 /// let rules = RobotsRules(parsing: "User-agent: *\nDisallow: /private\n")
 /// rules.allows("/private/a")  // false
 /// ```
-public struct RobotsRules: Sendable, Equatable {
+package struct RobotsRules: Sendable, Equatable {
   /// One `Allow` or `Disallow` line.
   struct Rule: Sendable, Equatable {
     var allows: Bool
@@ -24,12 +24,12 @@ public struct RobotsRules: Sendable, Equatable {
 
   private let verdict: Verdict
   /// The `Crawl-delay` of the matching group in seconds, if it gave one.
-  public let crawlDelay: Double?
+  package let crawlDelay: Double?
 
   /// Allows every path (robots.txt missing or 4xx).
-  public static let allowAll = RobotsRules(verdict: .allowAll, crawlDelay: nil)
+  package static let allowAll = RobotsRules(verdict: .allowAll, crawlDelay: nil)
   /// Disallows every path (robots.txt 5xx or unreachable, for this run).
-  public static let disallowAll = RobotsRules(verdict: .disallowAll, crawlDelay: nil)
+  package static let disallowAll = RobotsRules(verdict: .disallowAll, crawlDelay: nil)
 
   private init(verdict: Verdict, crawlDelay: Double?) {
     self.verdict = verdict
@@ -37,7 +37,7 @@ public struct RobotsRules: Sendable, Equatable {
   }
 
   /// Parses `text` for the crawler whose product token is `userAgent`.
-  public init(parsing text: String, userAgent: String = "thumbify") {
+  package init(parsing text: String, userAgent: String = "thumbify") {
     let token = userAgent.lowercased()
     var groups: [(agents: [String], rules: [Rule], crawlDelay: Double?)] = []
     var collectingAgents = false
@@ -78,7 +78,7 @@ public struct RobotsRules: Sendable, Equatable {
   }
 
   /// True when the crawler may fetch `path` (path and query of the URL).
-  public func allows(_ path: String) -> Bool {
+  package func allows(_ path: String) -> Bool {
     if path == "/robots.txt" { return true }
     switch verdict {
     case .allowAll: return true

@@ -4,7 +4,7 @@
 /// IPv6 allows only global unicast (`2000::/3`) minus its special-purpose blocks; the
 /// forms that embed an IPv4 address (IPv4-mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`,
 /// 6to4 `2002::/16`) are unwrapped and the IPv4 address is checked instead.
-public enum SpecialAddressRanges {
+package enum SpecialAddressRanges {
   /// IPv4 ranges refused, as (network, prefix length, name).
   static let deniedV4: [(network: UInt32, prefix: Int, name: String)] = [
     (0x0000_0000, 8, "0.0.0.0/8 (this network)"),
@@ -36,7 +36,7 @@ public enum SpecialAddressRanges {
   ]
 
   /// Names the reserved range holding `address`, or nil when it is publicly routable.
-  public static func reservedRange(containing address: IPAddress) -> String? {
+  package static func reservedRange(containing address: IPAddress) -> String? {
     switch address {
     case .v4(let value):
       for range in deniedV4 where value >> (32 - range.prefix) == range.network >> (32 - range.prefix) {

@@ -17,8 +17,9 @@ public struct RenderBudget: Sendable, Equatable {
   /// The resource types fetched: documents, scripts and what scripts ask for. Everything else —
   /// images, media, fonts, style sheets, the favicon, pings, manifests — fails unfetched:
   /// metadata needs none of it.
-  package var fetchedTypes: Set<String> = ["Document", "Script", "XHR", "Fetch"]
+  public var fetchedTypes: Set<String> = ["Document", "Script", "XHR", "Fetch"]
 
+  /// The default budget (`thumbify crawl --render`'s).
   public init() {}
 }
 

@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import Synchronization
 import ThumbifyExtracting
+import ThumbifySystem
 
 #if canImport(Glibc)
   import Glibc
@@ -46,12 +47,12 @@ package final class DevToolsPipe: Sendable {
     var commandPipe: [Int32] = [-1, -1]
     var responsePipe: [Int32] = [-1, -1]
     guard thumbify_cloexec_pipe(&commandPipe) == 0 else {
-      throw .launchFailed("pipe: \(String(cString: strerror(errno)))")
+      throw .launchFailed("pipe: \(Errno.current)")
     }
     guard thumbify_cloexec_pipe(&responsePipe) == 0 else {
       close(commandPipe[0])
       close(commandPipe[1])
-      throw .launchFailed("pipe: \(String(cString: strerror(errno)))")
+      throw .launchFailed("pipe: \(Errno.current)")
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -84,7 +85,7 @@ package final class DevToolsPipe: Sendable {
     guard status == 0 else {
       close(commandPipe[1])
       close(responsePipe[0])
-      throw .launchFailed("\(executable): \(String(cString: strerror(status)))")
+      throw .launchFailed("\(executable): \(Errno(rawValue: status))")
     }
     processID = pid
     commands = commandPipe[1]
@@ -150,24 +151,13 @@ package final class DevToolsPipe: Sendable {
     guard shouldReap else { return }
     kill(-processID, SIGKILL)
     var status: Int32 = 0
-    while waitpid(processID, &status, 0) < 0 && errno == EINTR {}
+    _ = SystemCall.retrying { waitpid(processID, &status, 0) }
     close(commands)
   }
 
   private func write(_ bytes: Data) -> Bool {
     writeLock.withLock { _ in
-      bytes.withUnsafeBytes { buffer -> Bool in
-        var offset = 0
-        while offset < buffer.count {
-          let written = Glibc.write(commands, buffer.baseAddress! + offset, buffer.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            return false
-          }
-          offset += written
-        }
-        return true
-      }
+      bytes.withUnsafeBytes { SystemCall.writeAll(commands, $0) }
     }
   }
 
@@ -181,8 +171,9 @@ package final class DevToolsPipe: Sendable {
     var pending: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(responses, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
+      let count = chunk.withUnsafeMutableBytes {
+        SystemCall.read(responses, into: $0.baseAddress!, count: $0.count)
+      }
       guard count > 0 else { break }
       var start = pending.count
       pending.append(contentsOf: chunk[0..<count])

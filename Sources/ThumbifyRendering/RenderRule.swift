@@ -4,7 +4,12 @@ import ThumbifyFetching
 /// When a page is rendered in headless Chromium (`--render`): never, only when its served HTML
 /// cannot make its card (`RenderRule`), or always. docs/rendering.md.
 public enum RenderMode: String, Sendable, CaseIterable {
-  case never, auto, always
+  /// Never render (the default): the served HTML's metadata only.
+  case never
+  /// Render only the pages whose served HTML cannot make a card (`RenderRule`).
+  case auto
+  /// Render every page.
+  case always
 }
 
 /// What renders a page: `ChromiumRenderer`, or a test double.

@@ -17,8 +17,8 @@ import ThumbifySystem
 /// <state>/decodes.journal           the sources being decoded (`DecodeJournal`, crash-loop protection)
 /// ```
 ///
-/// `<state>` defaults to ``defaultStateDirectory(for:environment:)``; before issue 21 it was
-/// `<out>/.thumbify` (``legacyStateDirectory``, moved away by `StateMigration`).
+/// `thumbify` defaults `<state>` to `$XDG_STATE_HOME/thumbify/<name>-<hash>` (docs/crawl.md); before
+/// issue 21 it was `<out>/.thumbify`, moved away by `StateMigration`.
 public struct OutputLayout: Sendable, Hashable {
   /// The output directory, as given.
   public var directory: String
@@ -31,41 +31,73 @@ public struct OutputLayout: Sendable, Hashable {
     self.stateDirectory = Self.trimmingSlashes(stateDirectory)
   }
 
-  public static let manifestName = "manifest.jsonl"
-  public static let blobsName = "blobs"
-  public static let cardsName = "cards"
+  package static let manifestName = "manifest.jsonl"
+  package static let blobsName = "blobs"
+  package static let cardsName = "cards"
   /// The state directory's name inside the output directory before issue 21.
-  public static let legacyStateDirectoryName = ".thumbify"
+  package static let legacyStateDirectoryName = ".thumbify"
 
+  /// `manifest.jsonl`: one record per listed URL, in list order.
   public var manifest: String { Self.path(Self.manifestName, in: directory) }
+  /// `blobs/`: the content-addressed thumbnails, `blobs/ab/cd/<sha256>.<ext>`.
   public var blobs: String { Self.path(Self.blobsName, in: directory) }
+  /// `cards/`: one link card per URL, `cards/<key>.json` (`CardKey`).
   public var cards: String { Self.path(Self.cardsName, in: directory) }
   /// The last crawl's run report (`thumbify crawl`), written whole at its end.
   public var lastRun: String { Self.path("last-run.json", in: stateDirectory) }
 
-  public var stateDatabase: String { Self.path("state.sqlite", in: stateDirectory) }
-  public var lock: String { Self.path("lock", in: stateDirectory) }
-  public var standardInputSpool: String { Self.path("stdin-urls.txt", in: stateDirectory) }
-  public var decodeJournal: String { Self.path("decodes.journal", in: stateDirectory) }
+  package var stateDatabase: String { Self.path("state.sqlite", in: stateDirectory) }
+  /// The state directory's run lock's name (a migration leaves it behind).
+  package static let lockName = "lock"
+  package var lock: String { Self.path(Self.lockName, in: stateDirectory) }
+  /// The last merge's report (`thumbify merge`), in the merged directory's state.
+  package var lastMerge: String { Self.path("last-merge.json", in: stateDirectory) }
+
+  package var standardInputSpool: String { Self.path("stdin-urls.txt", in: stateDirectory) }
+  package var decodeJournal: String { Self.path("decodes.journal", in: stateDirectory) }
   /// Written into a state directory that was copied from ``legacyStateDirectory`` (`StateMigration`):
   /// the old directory's path, so a run killed before it removed the old copy finishes the removal.
-  public var migrationRecord: String { Self.path("moved-from", in: stateDirectory) }
+  package var migrationRecord: String { Self.path("moved-from", in: stateDirectory) }
 
   /// `<out>/.thumbify`, where the state was before issue 21.
-  public var legacyStateDirectory: String { Self.path(Self.legacyStateDirectoryName, in: directory) }
+  package var legacyStateDirectory: String { Self.path(Self.legacyStateDirectoryName, in: directory) }
   /// The old lock inside ``legacyStateDirectory``: a still-running older thumbify holds it.
-  public var legacyLock: String { Self.path("lock", in: legacyStateDirectory) }
+  package var legacyLock: String { Self.path(Self.lockName, in: legacyStateDirectory) }
 
   /// `name` inside `directory`.
-  public static func path(_ name: String, in directory: String) -> String {
+  package static func path(_ name: String, in directory: String) -> String {
     directory.hasSuffix("/") ? directory + name : directory + "/" + name
   }
 
   /// The served-tree paths of `directory` (for readers of the manifest or cards that need no state).
-  public static func manifest(in directory: String) -> String {
+  package static func manifest(in directory: String) -> String {
     path(manifestName, in: trimmingSlashes(directory))
   }
-  public static func cards(in directory: String) -> String { path(cardsName, in: trimmingSlashes(directory)) }
+  package static func cards(in directory: String) -> String {
+    path(cardsName, in: trimmingSlashes(directory))
+  }
+  /// The card file of `key` in the output directory `directory`: `<directory>/cards/<key>.json`.
+  package static func card(_ key: CardKey, in directory: String) -> String {
+    path(key.fileName, in: cards(in: directory))
+  }
+  /// The report `thumbify report` writes into the output directory `directory` by default.
+  package static func report(in directory: String) -> String {
+    path("index.html", in: trimmingSlashes(directory))
+  }
+
+  /// A blob's path relative to the output directory, `blobs/ab/cd/<sha256>.<ext>`: fanned out by the
+  /// digest's first two bytes so that no directory holds more than a small share of the blobs.
+  package static func blobPath(sha256: String, fileExtension: String) -> String {
+    blobPath(fileName: sha256 + "." + fileExtension)
+  }
+
+  /// The same for a blob's file name, `<sha256>.<ext>` (its first four characters name the folders).
+  package static func blobPath(fileName: String) -> String {
+    let characters = Array(fileName.utf8.prefix(4))
+    let first = String(decoding: characters.prefix(2), as: UTF8.self)
+    let second = String(decoding: characters.dropFirst(2), as: UTF8.self)
+    return blobsName + "/" + first + "/" + second + "/" + fileName
+  }
 
   private static func trimmingSlashes(_ path: String) -> String {
     var path = path
@@ -77,7 +109,7 @@ public struct OutputLayout: Sendable, Hashable {
 extension OutputLayout {
   /// The layout of `directory` with its state in `stateDirectory`, or in the default state directory
   /// when that is nil (`--state` omitted).
-  public static func resolving(
+  package static func resolving(
     _ directory: String, stateDirectory: String?, environment: [String: String]
   ) throws(StoreError) -> OutputLayout {
     if let stateDirectory { return OutputLayout(directory, stateDirectory: stateDirectory) }
@@ -94,7 +126,7 @@ extension OutputLayout {
   ///
   /// - Throws: `StoreError.io` when neither `XDG_STATE_HOME` nor `HOME` is set (or they are relative,
   ///   which the XDG specification says to ignore).
-  public static func defaultStateDirectory(for directory: String, environment: [String: String])
+  package static func defaultStateDirectory(for directory: String, environment: [String: String])
     throws(StoreError) -> String
   {
     let base: String

@@ -6,13 +6,13 @@ import ThumbifySystem
 /// It is an `flock(2)` exclusive lock, so the kernel releases it when the holder exits in any way —
 /// including `kill -9` — and a lock file left behind by a dead process never blocks the next run.
 /// The holder's pid is written into the file so the refusal can name it.
-public final class RunLock: Sendable {
+package final class RunLock: Sendable {
   private let descriptor: Int32
 
   /// Takes the lock of `layout`'s output directory, without waiting, creating its state directory.
   ///
   /// The corresponding C function is `flock(2)` with `LOCK_EX | LOCK_NB`.
-  public convenience init(_ layout: OutputLayout) throws(StoreError) {
+  package convenience init(_ layout: OutputLayout) throws(StoreError) {
     guard !layout.directory.isEmpty, !layout.stateDirectory.isEmpty else {
       throw .io(path: layout.directory, operation: "use", message: "An output directory must be named")
     }
@@ -24,7 +24,7 @@ public final class RunLock: Sendable {
   init(path: String, directory: String) throws(StoreError) {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      throw .io(path: path, operation: "open", message: SystemCall.message(errno))
+      throw .io(path: path, operation: "open", message: SystemCall.message())
     }
     // A lock whose file names no pid is being let go (its run's last step empties the file) or is
     // held a moment longer by a child this process forked, until the child's exec closes its copy
@@ -33,20 +33,20 @@ public final class RunLock: Sendable {
     // run that holds it writes its pid at once.
     var retries = 100
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      let code = errno
+      let error = Errno.current
       var buffer = [UInt8](repeating: 0, count: 32)
       let count = pread(fd, &buffer, buffer.count, 0)
       let pid = Int32(
         String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(
           in: .whitespacesAndNewlines))
-      if code == EWOULDBLOCK, pid == nil, retries > 0 {
+      if error == .wouldBlock, pid == nil, retries > 0 {
         retries -= 1
         usleep(10_000)
         continue
       }
       close(fd)
-      guard code == EWOULDBLOCK else {
-        throw .io(path: path, operation: "lock", message: SystemCall.message(code))
+      guard error == .wouldBlock else {
+        throw SystemCall.error("lock", path, error)
       }
       throw .locked(directory: directory, pid: pid)
     }

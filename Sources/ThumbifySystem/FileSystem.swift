@@ -3,9 +3,9 @@ import Synchronization
 
 /// The POSIX file calls the store and manifests make, each failure turned
 /// into a `StoreError` carrying `strerror(errno)`.
-public enum FileSystem {
+package enum FileSystem {
   /// `mkdir -p`: creates `path` and any missing parents (mode 0755).
-  public static func makeDirectories(_ path: String) throws(StoreError) {
+  package static func makeDirectories(_ path: String) throws(StoreError) {
     if isDirectory(path) { return }
     var prefix = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
@@ -32,7 +32,7 @@ public enum FileSystem {
   /// With `isDurable` false the `fsync` is skipped: the replacement is still atomic for readers and
   /// survives the process being killed, but a power cut may leave the new file empty. For files that
   /// are derived from a durable one and rewritten when their bytes differ (cards from the manifest).
-  public static func writeAtomically(_ bytes: [UInt8], to path: String, isDurable: Bool = true)
+  package static func writeAtomically(_ bytes: [UInt8], to path: String, isDurable: Bool = true)
     throws(StoreError)
   {
     let directory = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "."
@@ -55,21 +55,19 @@ public enum FileSystem {
 
   /// Seconds after which a `.tmp-*` file of `writeAtomically` is taken for a killed writer's: a live
   /// write links its temporary name and renames it within microseconds of writing its bytes.
-  public static let temporaryFileAge: Double = 600
+  package static let temporaryFileAge: Double = 600
 
   /// Removes the regular files named `.tmp-*` in `directory` (not below it) that were last modified
   /// at least `age` seconds before `now`: the temporary names `writeAtomically` leaves when it is
   /// killed between linking and renaming (issue 21: the served tree must not keep them). For a caller
   /// holding the run lock; returns how many were removed.
   @discardableResult
-  public static func removeStaleTemporaries(
+  package static func removeStaleTemporaries(
     in directory: String, olderThan age: Double = temporaryFileAge, now: Double = Date().timeIntervalSince1970
   ) -> Int {
-    guard let stream = opendir(directory) else { return 0 }
-    defer { closedir(stream) }
+    guard let entries = try? DirectoryEntries(directory) else { return 0 }
     var removed = 0
-    while let entry = readdir(stream) {
-      let name = name(of: entry)
+    while let name = try? entries.next() {
       guard name.hasPrefix(".tmp-") else { continue }
       let path = directory + "/" + name
       var status = stat()
@@ -147,23 +145,24 @@ public enum FileSystem {
 
   /// Whether `path` is known to hold nothing: it does not exist, or it is a directory with no entry
   /// besides `.` and `..` (false when it cannot be read). Reads at most three entries.
-  public static func isMissingOrEmpty(_ path: String) -> Bool {
-    guard let directory = opendir(path) else { return errno == ENOENT }
-    defer { closedir(directory) }
-    errno = 0
-    while let entry = readdir(directory) {
-      let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
-        name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
-      }
-      if !isDot { return false }
+  package static func isMissingOrEmpty(_ path: String) -> Bool {
+    let entries: DirectoryEntries
+    do {
+      entries = try DirectoryEntries(path)
+    } catch {
+      return error == .noSuchFileOrDirectory
     }
-    return errno == 0
+    do {
+      return try entries.next() == nil
+    } catch {
+      return false
+    }
   }
 
   /// Whether the regular file at `path` holds exactly `bytes` (false when it is missing or unreadable).
   ///
   /// A file of another size is not read.
-  public static func fileHolds(_ bytes: [UInt8], at path: String) -> Bool {
+  package static func fileHolds(_ bytes: [UInt8], at path: String) -> Bool {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
@@ -189,11 +188,6 @@ public enum FileSystem {
     var status = stat()
     return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
   }
-
-  /// The name of a directory entry returned by `readdir`.
-  package static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-    withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-  }
 }
 
 extension FileSystem {
@@ -201,7 +195,7 @@ extension FileSystem {
   ///
   /// - Throws: `StoreError.io` with `strerror(errno)` when the file cannot be
   ///   opened or read, or is larger than `limit` (`EFBIG`).
-  public static func readFile(_ path: String, limit: Int) throws(StoreError) -> [UInt8] {
+  package static func readFile(_ path: String, limit: Int) throws(StoreError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw SystemCall.error("read", path) }
     defer { close(descriptor) }

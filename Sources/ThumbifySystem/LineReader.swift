@@ -10,14 +10,14 @@ import Foundation
 /// Reading stops early, as at the end, once `isStopped` says so: it is asked between chunks, and a
 /// pipe, FIFO or terminal with nothing to read is waited on in steps of 200 ms (`poll(2)`), so a
 /// stop is seen within that even when the writer never writes nor closes.
-public final class LineReader {
+package final class LineReader {
   private enum Source {
     case descriptor(Int32)
     case bytes([UInt8], offset: Int)
   }
 
   private var source: Source
-  public let maxLength: Int
+  package let maxLength: Int
   /// The path or descriptor read, for error messages.
   private let sourceName: String
   /// Whether the descriptor may have nothing to read for a while (not a regular file).
@@ -36,10 +36,10 @@ public final class LineReader {
   /// A FIFO is opened without waiting for its writer (`O_NONBLOCK`, then cleared).
   ///
   /// - Throws: `StoreError.io` with `strerror`'s message.
-  public init(path: String, maxLength: Int = 16 << 20) throws(StoreError) {
+  package init(path: String, maxLength: Int = 16 << 20) throws(StoreError) {
     let descriptor = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
     guard descriptor >= 0 else {
-      throw .io(path: path, operation: "open", message: SystemCall.message(errno))
+      throw .io(path: path, operation: "open", message: SystemCall.message())
     }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
@@ -61,10 +61,10 @@ public final class LineReader {
   }
 
   /// Reads from an open descriptor, which is duplicated (the caller keeps its own).
-  public init(fileDescriptor: Int32, maxLength: Int = 16 << 20) throws(StoreError) {
+  package init(fileDescriptor: Int32, maxLength: Int = 16 << 20) throws(StoreError) {
     let copy = fcntl(fileDescriptor, F_DUPFD_CLOEXEC, 0)
     guard copy >= 0 else {
-      throw .io(path: "fd \(fileDescriptor)", operation: "read", message: SystemCall.message(errno))
+      throw .io(path: "fd \(fileDescriptor)", operation: "read", message: SystemCall.message())
     }
     var status = stat()
     mayWait = fstat(copy, &status) != 0 || status.st_mode & S_IFMT != S_IFREG
@@ -74,7 +74,7 @@ public final class LineReader {
   }
 
   /// Reads lines from bytes in memory.
-  public init(bytes: [UInt8], maxLength: Int = 16 << 20) {
+  package init(bytes: [UInt8], maxLength: Int = 16 << 20) {
     source = .bytes(bytes, offset: 0)
     self.maxLength = maxLength
     sourceName = "bytes"
@@ -87,7 +87,7 @@ public final class LineReader {
   /// The next line without its `\n`, or `nil` at the end (or once stopped).
   ///
   /// - Throws: `StoreError.io` when reading fails (a read error is never taken for the end).
-  public func nextLine() throws(StoreError) -> [UInt8]? {
+  package func nextLine() throws(StoreError) -> [UInt8]? {
     switch source {
     case .descriptor:
       if isSkippingLine {
@@ -160,7 +160,7 @@ public final class LineReader {
         SystemCall.read(descriptor, into: $0.baseAddress!, count: $0.count)
       }
       guard count >= 0 else {
-        throw .io(path: sourceName, operation: "read", message: SystemCall.message(errno))
+        throw .io(path: sourceName, operation: "read", message: SystemCall.message())
       }
       start = 0
       end = count

@@ -3,7 +3,7 @@ import CCrypto
 /// SHA-256 through OpenSSL's libcrypto.
 ///
 /// The corresponding C functions are `EVP_MD_fetch` (once) and `EVP_Digest`.
-public enum SHA256Digest {
+package enum SHA256Digest {
   /// libcrypto's SHA-256, fetched from its provider once. `EVP_sha256()` would make every
   /// `EVP_Digest` look the implementation up again (a locked table search, ~0.6 µs of the ~0.9 µs a
   /// card key's digest took); a fetched `EVP_MD` is immutable and safe to share between threads.
@@ -16,7 +16,7 @@ public enum SHA256Digest {
   }()
 
   /// The 32 digest bytes of `bytes`.
-  public static func bytes(of bytes: [UInt8]) -> [UInt8] {
+  package static func bytes(of bytes: [UInt8]) -> [UInt8] {
     [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
       var length: UInt32 = 0
       let status = bytes.withUnsafeBytes { input in
@@ -29,12 +29,12 @@ public enum SHA256Digest {
   }
 
   /// The lower-case hex SHA-256 of `bytes`.
-  public static func hex(of bytes: [UInt8]) -> String {
+  package static func hex(of bytes: [UInt8]) -> String {
     hex(digest: self.bytes(of: bytes))
   }
 
   /// Digest bytes as lower-case hex.
-  public static func hex(digest: [UInt8]) -> String {
+  package static func hex(digest: [UInt8]) -> String {
     let table = Array("0123456789abcdef".utf8)
     var hex = [UInt8]()
     hex.reserveCapacity(digest.count * 2)

@@ -5,7 +5,7 @@ import Foundation
 package enum SystemCall {
   /// `strerror(code)`: the C library's sentence for an `errno` value.
   package static func message(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
+    Errno(rawValue: code).description
   }
 
   /// A `StoreError.io` for the failed call `operation` on `path`, with `strerror(code)`.
@@ -17,7 +17,7 @@ package enum SystemCall {
   package static func retrying<Result: BinaryInteger>(_ body: () -> Result) -> Result {
     while true {
       let result = body()
-      if result < 0, errno == EINTR { continue }
+      if result < 0, Errno.current == .interrupted { continue }
       return result
     }
   }
@@ -28,7 +28,7 @@ package enum SystemCall {
     while offset < bytes.count {
       let written = retrying { write(descriptor, bytes.baseAddress! + offset, bytes.count - offset) }
       guard written > 0 else {
-        if written == 0 { errno = EIO }
+        if written == 0 { Errno.current = .ioError }
         return false
       }
       offset += written

@@ -42,11 +42,9 @@ struct PublicLinkMetadataCacheTests {
     var fetcherConfiguration = FetcherConfiguration()
     fetcherConfiguration.allowsPrivateNetwork = true
     fetcherConfiguration.ignoresRobots = true
-    let job = CrawlJob(
+    let job = try CrawlJob(
       layout: OutputLayout(served, stateDirectory: out.appendingPathComponent("state").path),
-      configuration: CrawlConfiguration(concurrency: 2, cpuThreads: 1),
-      fetcher: try CurlFetcher(configuration: fetcherConfiguration), extractor: MetadataExtractor(),
-      thumbnailer: Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: served)))
+      configuration: CrawlConfiguration(concurrency: 2, cpuThreads: 1), fetcher: fetcherConfiguration)
     let summary = try await job.run(list: .bytes(Array("\(site.articleURL.absoluteString)\n".utf8)))
     #expect(summary.outcomes[.ok] == 1)
     let crawled = site.requests(for: "/article.html")

@@ -3,8 +3,11 @@ import Thumbify
 
 @testable import ThumbifyTestSupport
 
-// Only the servers and test images come from the support target; everything of the library is used
-// through `import Thumbify` alone, as another package would.
+// Only the servers and test images come from the support target; the library is used through `import
+// Thumbify` alone. Being in the package, these tests also see `package` declarations: they use one only
+// where a test needs a seam the public API has no reason to offer (`loopbackProvider`'s shared CPU pool
+// and render budget). What another package can compile against is checked by samples/link-card and by
+// `scripts/docs` (docs/architecture.md, "The public API").
 
 /// A provider whose fetcher may reach loopback servers (the one setting a test needs that a server
 /// keeps off): robots ignored, no retries.

@@ -6,6 +6,7 @@ public struct LinkThumbnails: Sendable, Equatable {
   public var source: String
   /// The source image's full size, upright.
   public var width: Int
+  /// The source image's full height, upright.
   public var height: Int
   /// ThumbHash of the image, base64: a blurred preview to draw until a thumbnail has loaded.
   public var placeholder: String
@@ -19,8 +20,11 @@ public struct LinkThumbnails: Sendable, Equatable {
 public struct LinkThumbnail: Sendable, Equatable {
   /// The variant's name (`card`, `card2x`, `icon`, …).
   public var name: String
+  /// The thumbnail's width in pixels.
   public var width: Int
+  /// The thumbnail's height in pixels.
   public var height: Int
+  /// The format `bytes` are encoded in.
   public var format: OutputFormat
   /// The encoded image (WebP, JPEG or PNG, as `format` says).
   public var bytes: [UInt8]

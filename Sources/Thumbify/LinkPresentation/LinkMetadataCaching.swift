@@ -47,12 +47,13 @@ public struct CardDirectoryCache: LinkMetadataCaching {
   /// The crawl's output directory: the one holding `cards/` and `manifest.jsonl`.
   public var directory: String
 
+  /// A cache over the crawl output in `directory`.
   public init(directory: String) {
     self.directory = directory
   }
 
   public func metadata(for key: CardKey) async -> LinkMetadata? {
-    let path = directory + "/" + OutputLayout.cardsName + "/" + key.fileName
+    let path = OutputLayout.card(key, in: directory)
     // A card is a few kilobytes; anything larger than this is not one.
     guard let bytes = try? FileSystem.readFile(path, limit: 1 << 20),
       let card = try? JSONDecoder().decode(Card.self, from: Data(bytes)), card.state != .failed

@@ -25,30 +25,30 @@ import ThumbifySystem
 public final class LinkMetadataProvider: Sendable {
   /// One page's metadata and the HTTP facts of its fetch, under a crawl record's keys and with their
   /// meanings (docs/metadata.md, "URLs"): what `thumbify extract` prints, in both its forms.
-  public struct Preview: Sendable, Codable, Equatable {
+  package struct Preview: Sendable, Codable, Equatable {
     /// The version of this shape: a manifest record's (`CrawlRecord.schemaVersion`), whose first
     /// fields these are.
-    public var schema: Int
+    package var schema: Int
     /// Where the link leads: the page's canonical URL when it is on the page's host, else the URL
     /// after redirects. The canonical URL on any host is `metadata.canonicalURL`.
-    public var url: String
+    package var url: String
     /// The URL asked for, as given.
-    public var originalURL: String
+    package var originalURL: String
     /// Absent for a page that was not fetched (`extract --html`).
-    public var fetch: FetchFacts?
-    public var metadata: PageMetadata
+    package var fetch: FetchFacts?
+    package var metadata: PageMetadata
     /// Set when the page was rendered in headless Chromium: why, and which fields came from it.
-    public var render: RenderFacts?
+    package var render: RenderFacts?
     /// Why the page could not be rendered (its metadata is the served HTML's).
-    public var renderError: RecordError?
+    package var renderError: RecordError?
     /// Why the page's oEmbed endpoint added nothing (as in a manifest record).
-    public var oembedError: RecordError?
+    package var oembedError: RecordError?
     /// `true` when the page was not rendered and looks like an app shell that needs it (as in a
     /// manifest record); absent otherwise.
-    public var needsRendering: Bool?
+    package var needsRendering: Bool?
 
     /// The preview of a page read from `pageURL` (after redirects), asked for as `originalURL`.
-    public init(
+    package init(
       originalURL: String, pageURL: String, fetch: FetchFacts?, metadata: PageMetadata,
       render: RenderFacts? = nil, renderError: RecordError? = nil, oembedError: RecordError? = nil,
       needsRendering: Bool? = nil
@@ -98,7 +98,7 @@ public final class LinkMetadataProvider: Sendable {
   ///   - renderBudget: what rendering one page may cost.
   ///   - oembed: whether the oEmbed endpoint a page declares is fetched, within the call's timeout
   ///     (docs/metadata.md, "oEmbed"); `discovered` by default.
-  public convenience init(
+  package convenience init(
     fetcher: any Fetching, extractor: any MetadataExtracting = MetadataExtractor(),
     cache: (any LinkMetadataCaching)? = nil, cpuPool: CPUPool? = nil, timeout: Duration = defaultTimeout,
     render: RenderMode = .never, renderBudget: RenderBudget = RenderBudget(), oembed: OEmbedMode = .discovered
@@ -224,7 +224,7 @@ public final class LinkMetadataProvider: Sendable {
 
 extension FetchFacts {
   /// The facts a manifest keeps about a successful page fetch.
-  public init(_ response: FetchResponse, fetchedAt: String) {
+  package init(_ response: FetchResponse, fetchedAt: String) {
     self.init(
       finalURL: response.finalURL, status: response.status,
       redirects: response.redirects.isEmpty ? nil : response.redirects, etag: response.etag,

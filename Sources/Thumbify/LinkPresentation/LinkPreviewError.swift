@@ -35,9 +35,10 @@ public struct LinkPreviewError: Error, Sendable, Equatable, CustomStringConverti
     case noImage
   }
 
+  /// What went wrong, in thumbify's own terms.
   public var cause: Cause
 
-  public init(_ cause: Cause) {
+  package init(_ cause: Cause) {
     self.cause = cause
   }
 

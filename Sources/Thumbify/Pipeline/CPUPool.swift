@@ -4,11 +4,11 @@ import ThumbifySystem
 /// Runs CPU-bound work (decode, resize, encode) off the cooperative pool, at most `width` jobs at once.
 ///
 /// Jobs wait their turn in FIFO order; a job waiting for a slot that is cancelled leaves the queue.
-public final class CPUPool: Sendable {
+package final class CPUPool: Sendable {
   private let slots: AsyncSemaphore
   private let queue = DispatchQueue(label: "thumbify.cpu", attributes: .concurrent)
 
-  public init(width: Int) {
+  package init(width: Int) {
     slots = AsyncSemaphore(width: width)
   }
 
@@ -16,7 +16,7 @@ public final class CPUPool: Sendable {
   ///
   /// - Throws: `CancellationError` when the task was cancelled while waiting for a slot, else what
   ///   `body` throws.
-  public func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws -> T {
+  package func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws -> T {
     guard await slots.acquire() else { throw CancellationError() }
     defer { slots.release() }
     let result: Result<T, E> = await withCheckedContinuation { continuation in

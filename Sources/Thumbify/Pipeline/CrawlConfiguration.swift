@@ -29,6 +29,7 @@ public struct CrawlConfiguration: Sendable {
   /// within the URL's `timeout`.
   public var oembed: OEmbedMode = .discovered
 
+  /// A configuration; counts below 1 are raised to 1. The defaults are `thumbify crawl`'s.
   public init(
     concurrency: Int = 64, maxImageCandidates: Int = 3, maxIconCandidates: Int = 4, maxAge: Double? = nil,
     variants: [ThumbnailVariant] = ThumbnailVariant.defaults,

@@ -29,7 +29,8 @@ import ThumbifyStore
 public final class CrawlJob: Sendable {
   /// The counts a crawl ends with.
   public struct Summary: Sendable, Equatable {
-    public var outcomes: [CrawlRecord.Outcome: Int] = [:]
+    /// Records by outcome: `ok`, `notModified`, `failed`, `stale`.
+    public var outcomes: [CrawlOutcome: Int] = [:]
     /// Lines that were not valid URLs (skipped).
     public var invalidLines = 0
     /// Lines repeating a URL already listed.
@@ -46,6 +47,7 @@ public final class CrawlJob: Sendable {
     public var incomplete = 0
     /// Records in the manifest.
     public var records = 0
+    /// The run's wall-clock time.
     public var seconds: Double = 0
     /// True when the run resumed an interrupted one.
     public var isResumed = false
@@ -62,14 +64,17 @@ public final class CrawlJob: Sendable {
     /// URLs missing from this run's list that were removed (`Pruning`), and the first
     /// `CrawlReport.maxListed` of them.
     public var pruned = 0
+    /// The first `CrawlReport.maxListed` URLs removed.
     public var prunedURLs: [String] = []
     /// Listed URLs gone (404 or 410 on every run) for at least `GoneDropping.after`, left out of the
     /// manifest with their cards removed, and the first `CrawlReport.maxListed` of them.
     public var droppedGone = 0
+    /// The first `CrawlReport.maxListed` URLs dropped as gone.
     public var droppedGoneURLs: [String] = []
     /// Errors by code, outcomes by host, and the URLs that failed or lack an image or icon.
     public var report = CrawlReport()
 
+    /// An empty summary.
     public init() {}
 
     /// Whether every URL ended `ok` or `notModified` and every line was valid.
@@ -79,7 +84,8 @@ public final class CrawlJob: Sendable {
   }
 
   /// The output directory and the state directory.
-  public let layout: OutputLayout
+  package let layout: OutputLayout
+  /// The directory the job writes `manifest.jsonl`, `cards/` and `blobs/` into.
   public var outputDirectory: String { layout.directory }
   let configuration: CrawlConfiguration
   let fetcher: any Fetching
@@ -87,11 +93,11 @@ public final class CrawlJob: Sendable {
   let thumbnailer: any ThumbnailMaking
   /// Persists a cache across runs in the state database (the fetcher's robots.txt cache): `seed` gets
   /// the saved entries (key → JSON) before the crawl, `export` gives the entries to save after it.
-  public struct PersistentCache: Sendable {
-    public var seed: @Sendable ([String: String]) -> Void
-    public var export: @Sendable () -> [String: String]
+  package struct PersistentCache: Sendable {
+    package var seed: @Sendable ([String: String]) -> Void
+    package var export: @Sendable () -> [String: String]
 
-    public init(
+    package init(
       seed: @escaping @Sendable ([String: String]) -> Void, export: @escaping @Sendable () -> [String: String]
     ) {
       self.seed = seed
@@ -99,7 +105,7 @@ public final class CrawlJob: Sendable {
     }
 
     /// A fetcher's robots.txt cache, kept in the state between runs as one JSON entry per origin.
-    public init(robots cache: RobotsCache) {
+    package init(robots cache: RobotsCache) {
       seed = { saved in
         let decoder = JSONDecoder()
         cache.seed(
@@ -147,6 +153,7 @@ public final class CrawlJob: Sendable {
     /// Called with each URL removed, as it is removed (the JSON log names them all).
     public var onRemoved: @Sendable (String) -> Void
 
+    /// Removes at most `limit` URLs unless `isForced`, calling `onRemoved` with each.
     public init(
       limit: Threshold = .percent(20), isForced: Bool = false,
       onRemoved: @escaping @Sendable (String) -> Void = { _ in }
@@ -164,10 +171,12 @@ public final class CrawlJob: Sendable {
   /// its state row stays, so it stays dropped while it stays gone, and comes back when it answers.
   /// Without it a gone page keeps its last good card, `stale`, with the 404 or 410 as its error.
   public struct GoneDropping: Sendable {
+    /// How long a page must have been gone to be dropped (`7d`: seven days).
     public var after: Duration
     /// Called with each URL dropped, once its card is removed (the JSON log names them all).
     public var onDropped: @Sendable (String) -> Void
 
+    /// Drops pages gone for at least `after`, calling `onDropped` with each.
     public init(after: Duration, onDropped: @escaping @Sendable (String) -> Void = { _ in }) {
       self.after = after
       self.onDropped = onDropped
@@ -203,7 +212,7 @@ public final class CrawlJob: Sendable {
   ///     their cards (stale) and unlisted ones are kept; the blobs and cards such records name are
   ///     brought from the baseline directory when they are used.
   ///   - droppingGone: drop the listed pages gone for long (`GoneDropping`); `nil` keeps them.
-  public convenience init(
+  package convenience init(
     layout: OutputLayout, configuration: CrawlConfiguration, fetcher: any Fetching,
     extractor: any MetadataExtracting, thumbnailer: any ThumbnailMaking, robots: PersistentCache? = nil,
     pruning: Pruning? = nil, shard: Shard? = nil, baseline: OutputLayout? = nil,
@@ -253,7 +262,7 @@ public final class CrawlJob: Sendable {
   /// A list read once (a stream, or a path that is no regular file: a FIFO, `/dev/stdin`) is spooled
   /// first, up to its end or a stop: a stop while it is read (an endless pipe or device, a line that
   /// never ends) ends the list there, within 200 ms, and the run writes the manifest of what it has.
-  public func run(
+  package func run(
     list: ListSource, onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {
     let spool = layout.standardInputSpool
@@ -294,7 +303,7 @@ public final class CrawlJob: Sendable {
   ///   - openList: opens the URL list; called twice (crawl, then manifest), so it must give the same list.
   ///   - onEvent: every event of the crawl, awaited.
   /// - Throws: `StoreError` when the run cannot proceed (locked, state or manifest unwritable).
-  public func run(
+  package func run(
     openList: () throws(StoreError) -> URLListReader,
     onEvent: @escaping @Sendable (Crawler.Event) async -> Void = { _ in }
   ) async throws(StoreError) -> Summary {

@@ -24,17 +24,25 @@ public struct CrawlReport: Sendable, Equatable {
     public var outcome: String
     /// What failed: `page`, `image`, `icon` or `line`.
     public var kind: String
+    /// The stable error code (docs/errors.md).
     public var code: String
+    /// A sentence for people.
     public var message: String
   }
 
   /// The outcomes of one host's URLs.
   public struct HostCounts: Sendable, Equatable {
+    /// The host, lower-case.
     public var host: String
+    /// The host's URLs in the run.
     public var urls = 0
+    /// Its URLs fetched and processed.
     public var ok = 0
+    /// Its URLs that answered 304.
     public var notModified = 0
+    /// Its URLs that failed and kept an earlier card.
     public var stale = 0
+    /// Its URLs that failed without an earlier card.
     public var failed = 0
     /// Records whose image or icon failed.
     public var withoutImage = 0
@@ -49,11 +57,14 @@ public struct CrawlReport: Sendable, Equatable {
   public var hosts: [String: HostCounts] = [:]
   /// The first `maxListed` page failures and invalid lines, in list order.
   public var failures: [Problem] = []
+  /// All page failures and invalid lines (`failures` lists the first ones).
   public var failureTotal = 0
   /// The first `maxListed` image and icon problems of records whose page succeeded or is stale.
   public var withoutImage: [Problem] = []
+  /// All image and icon problems (`withoutImage` lists the first ones).
   public var withoutImageTotal = 0
 
+  /// An empty report.
   public init() {}
 
   /// Counts an invalid line.

@@ -8,12 +8,12 @@ import Synchronization
 /// page): a page cancelled before it was fetched has no record, one fetched and read is saved marked
 /// `incomplete` (`CrawlRecord.incomplete`), and the resumed run does the rest.
 /// A stop is for good: a stopped token stops every crawl it is given afterwards at once.
-public final class CrawlStop: Sendable {
+package final class CrawlStop: Sendable {
   /// How far a stop has gone.
-  public enum Level: Int, Sendable, Comparable {
+  package enum Level: Int, Sendable, Comparable {
     case running, graceful, immediate
 
-    public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
   }
 
   private struct State {
@@ -26,17 +26,17 @@ public final class CrawlStop: Sendable {
 
   private let state = Mutex(State())
 
-  public init() {}
+  package init() {}
 
   /// How far the stop has gone.
-  public var level: Level { state.withLock { $0.level } }
+  package var level: Level { state.withLock { $0.level } }
 
   /// Whether the crawl should take no new URL.
-  public var isStopping: Bool { level > .running }
+  package var isStopping: Bool { level > .running }
 
   /// Stops taking new URLs; cancels what is still in flight after `grace` (a later `stopNow()` does it
   /// at once).
-  public func stop(cancellingAfter grace: Duration = .seconds(2)) {
+  package func stop(cancellingAfter grace: Duration = .seconds(2)) {
     let isFirst = state.withLock { state -> Bool in
       guard state.level == .running else { return false }
       state.level = .graceful
@@ -50,7 +50,7 @@ public final class CrawlStop: Sendable {
   }
 
   /// Stops taking new URLs and cancels every transfer and image job in flight.
-  public func stopNow() {
+  package func stopNow() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       state.level = .immediate
       defer { state.waiters = [:] }

@@ -16,9 +16,9 @@ import ThumbifySystem
 ///                       thumbnailer: thumbnailer, state: state, run: run.id)
 /// try await crawler.crawl(URLListReader(path: "urls.txt")) { event in print(event) }
 /// ```
-public final class Crawler: Sendable {
+package final class Crawler: Sendable {
   /// What the crawl reports as it goes.
-  public enum Event: Sendable {
+  package enum Event: Sendable {
     /// A URL's record. `isReused` is true when the record was already made by this run (a resumed run
     /// or a duplicate line) and no work was done.
     case record(line: Int, record: CrawlRecord, isReused: Bool)
@@ -66,7 +66,7 @@ public final class Crawler: Sendable {
   ///     flight is cancelled: not saved, but for the pages already fetched and read, which are saved
   ///     `incomplete` (see `crawl`). Without a stop a cancelled page is never saved.
   ///   - clock: seconds since 1970, for the records' fetch times (tests pin it).
-  public convenience init(
+  package convenience init(
     configuration: CrawlConfiguration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking, state: StateStore, run: Int64, outputDirectory: String,
     cards: CardWriter? = nil, decodeJournal: DecodeJournal? = nil, stop: CrawlStop? = nil,
@@ -116,7 +116,7 @@ public final class Crawler: Sendable {
   /// - Throws: `StoreError` when the state database fails, or when the list cannot be read to its end
   ///   (after the flush: what was crawled stays; the caller must not write a manifest of part of the
   ///   list); the crawl stops (what was committed stays).
-  public func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void)
+  package func crawl(_ list: URLListReader, onEvent: @escaping @Sendable (Event) async -> Void)
     async throws(StoreError)
   {
     let source = ListCursor(list)
@@ -343,7 +343,7 @@ public final class Crawler: Sendable {
   }
 
   /// The first card file that could not be written (the crawl goes on; its caller fails the run).
-  public var cardError: StoreError? { firstCardError.withLock { $0 } }
+  package var cardError: StoreError? { firstCardError.withLock { $0 } }
 
   /// A failed fetch keeps the last good card, marked stale; without one, the record is `failed`.
   private func saveFailure(

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// The shared task is cancelled when its last subscriber is cancelled; it is forgotten when it
 /// finishes, so the pool's size is bounded by the work in flight, not by the keys ever seen.
-public final class KeyedTaskPool<Value: Sendable>: Sendable {
+package final class KeyedTaskPool<Value: Sendable>: Sendable {
   private struct Entry {
     var task: Task<Value, Never>
     var subscribers: Int
@@ -12,13 +12,13 @@ public final class KeyedTaskPool<Value: Sendable>: Sendable {
 
   private let entries = Mutex<[String: Entry]>([:])
 
-  public init() {}
+  package init() {}
 
   /// Keys currently in flight.
-  public var count: Int { entries.withLock { $0.count } }
+  package var count: Int { entries.withLock { $0.count } }
 
   /// The value for `key`: joins the task in flight for it, or starts `work` and shares it.
-  public func value(for key: String, work: @escaping @Sendable () async -> Value) async -> Value {
+  package func value(for key: String, work: @escaping @Sendable () async -> Value) async -> Value {
     let task = entries.withLock { entries -> Task<Value, Never> in
       if var entry = entries[key] {
         entry.subscribers += 1

@@ -4,7 +4,11 @@ import ThumbifyFetching
 /// Whether a page's oEmbed endpoint is fetched (`--oembed`, docs/metadata.md "oEmbed"): `never`, or
 /// the one the page declares (`discovered`, the default). No endpoint list of known providers is kept.
 public enum OEmbedMode: String, Sendable, CaseIterable {
-  case never, discovered
+  /// No oEmbed endpoint is fetched.
+  case never
+  /// The endpoint the page declares in a `<link rel="alternate" type="application/json+oembed">` (or
+  /// the XML form) is fetched.
+  case discovered
 }
 
 /// The oEmbed step between extraction (and rendering) and the image stage, shared by the crawl and

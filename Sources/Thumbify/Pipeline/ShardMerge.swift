@@ -19,51 +19,51 @@ import ThumbifyStore
 /// Every step is idempotent, so a merge killed at any moment is finished by running it again; a merge
 /// run twice writes nothing new the second time. Memory does not grow with the corpus: the list and
 /// manifests are streamed, card keys are remembered in the merged state database.
-public final class ShardMerge: Sendable {
+package final class ShardMerge: Sendable {
   /// The counts a merge ends with.
-  public struct Summary: Sendable, Equatable {
+  package struct Summary: Sendable, Equatable {
     /// The number of shards merged.
-    public var shards = 0
+    package var shards = 0
     /// Records in the merged manifest.
-    public var records = 0
+    package var records = 0
     /// Of them, records of URLs the list names (in its order), and the shards' kept records after them.
-    public var listed = 0
-    public var kept = 0
+    package var listed = 0
+    package var kept = 0
     /// Outcomes of the listed records (`kept` is not counted here, as in a crawl's summary).
-    public var outcomes: [CrawlRecord.Outcome: Int] = [:]
+    package var outcomes: [CrawlRecord.Outcome: Int] = [:]
     /// Lines of the list that are not URLs; lines repeating a URL; listed URLs no shard has a record of
     /// (a shard stopped early, or the list is not the one the shards crawled).
-    public var invalidLines = 0
-    public var duplicates = 0
-    public var missing = 0
+    package var invalidLines = 0
+    package var duplicates = 0
+    package var missing = 0
     /// The first `CrawlReport.maxListed` listed URLs without a record.
-    public var missingURLs: [String] = []
-    public var blobs = BlobUnion.Counts()
+    package var missingURLs: [String] = []
+    package var blobs = BlobUnion.Counts()
     /// Pages, images and thumbnail sets taken into the merged state.
-    public var state = StateStore.ImportCounts()
+    package var state = StateStore.ImportCounts()
     /// Cards written, already holding their bytes, made from the record (the shard had no card file),
     /// and removed (no record names them).
-    public var cardsWritten = 0
-    public var cardsUnchanged = 0
-    public var cardsMade = 0
-    public var cardsRemoved = 0
+    package var cardsWritten = 0
+    package var cardsUnchanged = 0
+    package var cardsMade = 0
+    package var cardsRemoved = 0
     /// False when the manifest already held these bytes and was left untouched.
-    public var isManifestReplaced = false
-    public var seconds: Double = 0
+    package var isManifestReplaced = false
+    package var seconds: Double = 0
 
-    public init() {}
+    package init() {}
   }
 
   /// The merged output directory and its state directory.
-  public let output: OutputLayout
+  package let output: OutputLayout
   /// The shards' output and state directories, in shard order (index K of N).
-  public let shards: [OutputLayout]
+  package let shards: [OutputLayout]
 
   /// - Parameters:
   ///   - shards: each shard's output directory and state directory, shard 0 first; their number is
   ///     the N of the crawl's `--shard K/N`.
   ///   - output: the merged directory and its state directory.
-  public init(shards: [OutputLayout], output: OutputLayout) {
+  package init(shards: [OutputLayout], output: OutputLayout) {
     self.shards = shards
     self.output = output
   }
@@ -74,7 +74,7 @@ public final class ShardMerge: Sendable {
   ///   manifests.
   /// - Throws: `StoreError` when a directory is locked, a shard has no manifest or state, or a file
   ///   cannot be read or written (nothing of the merged manifest is replaced then; a rerun finishes).
-  public func run(openList: (() throws(StoreError) -> URLListReader)?) throws(StoreError) -> Summary {
+  package func run(openList: (() throws(StoreError) -> URLListReader)?) throws(StoreError) -> Summary {
     let started = Date()
     var summary = Summary()
     summary.shards = shards.count
@@ -82,12 +82,12 @@ public final class ShardMerge: Sendable {
       guard access(shard.manifest, R_OK) == 0 else {
         throw .io(
           path: shard.manifest, operation: "read the shard's manifest",
-          message: "\(SystemCall.message(errno)); did its crawl finish?")
+          message: "\(SystemCall.message()); did its crawl finish?")
       }
       guard access(shard.stateDatabase, R_OK) == 0 else {
         throw .io(
           path: shard.stateDatabase, operation: "find the crawl state of shard '\(shard.directory)' at",
-          message: "\(SystemCall.message(errno)); give its --state with --shard-state")
+          message: "\(SystemCall.message()); give its --state with --shard-state")
       }
     }
     let lock = try RunLock(output)

@@ -15,25 +15,25 @@ import ThumbifySystem
 ///                            box: Size(width: 600, height: 315), fit: .contain, format: .webp)])
 /// let records = try await batch.run([.file("a.jpg"), .file("b.png")])
 /// ```
-public struct ThumbnailBatch: Sendable {
+package struct ThumbnailBatch: Sendable {
   /// One image to thumbnail.
-  public enum Input: Sendable {
+  package enum Input: Sendable {
     /// A file, read up to `limits.maxBytes`; its path is the record's `originalURL`.
     case file(String)
     /// Bytes already read (standard input: `source` is `-`).
     case bytes(source: String, [UInt8])
   }
 
-  public var output: OutputLayout
+  package var output: OutputLayout
   /// Made from every input, in this order.
-  public var variants: [ThumbnailVariant]
-  public var decoder: any ImageDecoding
+  package var variants: [ThumbnailVariant]
+  package var decoder: any ImageDecoding
   /// Images thumbnailed at once.
-  public var concurrency: Int
+  package var concurrency: Int
   /// Local files may be larger than the crawler's 10 MB download cap.
-  public var limits: DecodeOptions
+  package var limits: DecodeOptions
 
-  public init(
+  package init(
     output: OutputLayout, variants: [ThumbnailVariant], decoder: any ImageDecoding = ImageDecoder(),
     concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
     limits: DecodeOptions = DecodeOptions(maxBytes: 64 << 20)
@@ -55,7 +55,7 @@ public struct ThumbnailBatch: Sendable {
   ///
   /// - Throws: `StoreError.locked` when another run uses the directory; `StoreError.io` when it is a
   ///   crawl's, or the blobs directory or the manifest cannot be written.
-  public func run(_ inputs: [Input]) async throws(StoreError) -> [CrawlRecord] {
+  package func run(_ inputs: [Input]) async throws(StoreError) -> [CrawlRecord] {
     let lock = try RunLock(output)
     defer { withExtendedLifetime(lock) {} }
     let legacyState = OutputLayout(output.directory, stateDirectory: output.legacyStateDirectory)
@@ -129,7 +129,7 @@ public struct ThumbnailBatch: Sendable {
 
 extension ThumbnailBatch.Input {
   /// The record's `originalURL` and its thumbnails' `source`: the path, or `-` for standard input.
-  public var source: String {
+  package var source: String {
     switch self {
     case .file(let path): path
     case .bytes(let source, _): source

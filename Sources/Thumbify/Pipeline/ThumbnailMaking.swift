@@ -2,7 +2,7 @@
 ///
 /// `Thumbnailer` (decode → resize → encode → blob store) is the production conformance; tests use
 /// doubles. The crawl calls it on its CPU pool, never on the coordinating task.
-public protocol ThumbnailMaking: Sendable {
+package protocol ThumbnailMaking: Sendable {
   /// - Parameters:
   ///   - data: the encoded source image.
   ///   - source: the image's URL, recorded in the set.

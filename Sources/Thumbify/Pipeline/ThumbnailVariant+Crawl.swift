@@ -1,6 +1,11 @@
 extension ThumbnailVariant {
   /// Whether a crawl makes this variant from the card image or from the site icon.
-  public enum Role: String, Sendable { case image, icon }
+  public enum Role: String, Sendable {
+    /// Made from the page's card image.
+    case image
+    /// Made from the site's icon.
+    case icon
+  }
 
   /// `icon` for variants whose name starts with `icon`, else `image`.
   public var role: Role { name.hasPrefix("icon") ? .icon : .image }

@@ -1,17 +1,23 @@
 /// One thumbnail to make from a source image: a name, a box, a fit and an output format.
 ///
 /// ```swift
-/// let set = try thumbnailer.thumbnails(of: bytes, source: url, variants: [.card, .card2x])
+/// let thumbnails = try await metadata.imageThumbnails([.card, .card2x])
 /// ```
 public struct ThumbnailVariant: Sendable, Hashable {
   /// The name written to the manifest (`card`, `card2x`, `icon`, …).
   public var name: String
+  /// The box the thumbnail is fitted into, in pixels.
   public var box: Size
+  /// Whether the image fits inside the box (`contain`) or fills and is cropped to it (`cover`).
   public var fit: Fit
+  /// The output format, quality and encoder effort.
   public var encoding: EncodeOptions
   /// Whether an image smaller than the box is enlarged (never, by default).
   public var allowsUpscaling: Bool
 
+  /// A variant named `name`: `box` and `fit`, encoded as `format` at `quality` (1–100) with libwebp's
+  /// `webpMethod` (0–6, `nil` for libwebp's default); smaller images are enlarged only with
+  /// `allowsUpscaling`.
   public init(
     name: String, box: Size, fit: Fit = .contain, format: OutputFormat = .webp, quality: Int = 80,
     webpMethod: Int? = nil, allowsUpscaling: Bool = false

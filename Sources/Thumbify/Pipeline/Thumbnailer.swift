@@ -18,17 +18,17 @@
 /// let set = try thumbnailer.thumbnails(of: bytes, source: "https://example.com/og.jpg",
 ///                                      variants: [.card, .card2x])
 /// ```
-public struct Thumbnailer: Sendable {
-  public var decoder: any ImageDecoding
-  public var encoder: any ImageEncoding
-  public var store: any BlobStoring
-  public var resampler: Resampler
+package struct Thumbnailer: Sendable {
+  package var decoder: any ImageDecoding
+  package var encoder: any ImageEncoding
+  package var store: any BlobStoring
+  package var resampler: Resampler
   /// The pixel and byte limits decodes run with (the target is set per call).
-  public var limits: DecodeOptions
+  package var limits: DecodeOptions
   /// Whether sources stored as Y′CbCr are thumbnailed in planes (see the type's discussion).
-  public var usesPlanarPath: Bool
+  package var usesPlanarPath: Bool
 
-  public init(
+  package init(
     decoder: any ImageDecoding, encoder: any ImageEncoding = ImageEncoder(), store: any BlobStoring,
     resampler: Resampler = Resampler(), limits: DecodeOptions = DecodeOptions(), usesPlanarPath: Bool = true
   ) {
@@ -48,7 +48,7 @@ public struct Thumbnailer: Sendable {
   ///   - variants: what to make; at least one.
   /// - Throws: `ThumbnailError.image` when the image cannot be decoded or
   ///   encoded, `.store` when a blob cannot be written.
-  public func thumbnails(of data: [UInt8], source: String, variants: [ThumbnailVariant])
+  package func thumbnails(of data: [UInt8], source: String, variants: [ThumbnailVariant])
     throws(ThumbnailError)
     -> ThumbnailSet
   {

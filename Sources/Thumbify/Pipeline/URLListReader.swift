@@ -8,12 +8,12 @@ import Foundation
 ///
 /// ```swift
 /// let reader = try URLListReader(path: "urls.txt")
-/// while let entry = reader.next() { … }
+/// while let entry = try reader.next() { … }
 /// ```
-public final class URLListReader: @unchecked Sendable {
+package final class URLListReader: @unchecked Sendable {
   // Confined to the caller: `next()` is called by one task at a time (the crawler's Mutex-guarded source).
   /// One meaningful line of the list.
-  public enum Entry: Sendable, Equatable {
+  package enum Entry: Sendable, Equatable {
     /// A valid URL: as written, and normalized (see `URLNormalization`).
     case url(line: Int, url: String, normalizedURL: String)
     /// A line that is not a valid http(s) URL.
@@ -24,9 +24,9 @@ public final class URLListReader: @unchecked Sendable {
   private var lineNumber = 0
   /// Reads only this shard's URLs (`Shard`): the other shards' lines are skipped, and invalid lines
   /// are reported by shard 0 alone, so that the shards of one list report each line once.
-  public var shard: Shard?
+  package var shard: Shard?
   /// Lines longer than this are reported as invalid without being kept whole.
-  public static let maxLineLength = 64 * 1024
+  package static let maxLineLength = 64 * 1024
 
   /// Asked between reads of the list: `true` ends it as its end would (a stopped crawl stops
   /// reading an endless list, a pipe that never closes, a line that never ends).
@@ -46,46 +46,53 @@ public final class URLListReader: @unchecked Sendable {
   /// stays too long to be a URL), until the end or until `isStopped`; a list read once (standard
   /// input, a FIFO) is spooled so that the manifest pass reads it again.
   package static func spool(_ reader: LineReader, to path: String) throws(StoreError) {
-    let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard file >= 0 else { throw .io(path: path, operation: "create", message: SystemCall.message(errno)) }
-    defer { close(file) }
+    let file: FileDescriptor
+    do {
+      file = try FileDescriptor(opening: path, O_WRONLY | O_CREAT | O_TRUNC)
+    } catch {
+      throw SystemCall.error("create", path, error)
+    }
     var output: [UInt8] = []
     output.reserveCapacity(1 << 17)
-    func flush() throws(StoreError) {
-      guard output.withUnsafeBytes({ SystemCall.writeAll(file, $0) }) else {
-        throw .io(path: path, operation: "write", message: SystemCall.message(errno))
+    var isAtEnd = false
+    while !isAtEnd {
+      if let line = try reader.nextLine() {
+        output += line
+        output.append(0x0A)
+        if output.count < 1 << 16 { continue }
+      } else {
+        isAtEnd = true
+      }
+      do {
+        try file.writeAll(output)
+      } catch {
+        throw SystemCall.error("write", path, error)
       }
       output.removeAll(keepingCapacity: true)
     }
-    while let line = try reader.nextLine() {
-      output += line
-      output.append(0x0A)
-      if output.count >= 1 << 16 { try flush() }
-    }
-    try flush()
   }
 
   /// Opens the list at `path`.
   ///
   /// - Throws: `StoreError.io` when the file cannot be opened, with `strerror`'s message.
-  public init(path: String) throws(StoreError) {
+  package init(path: String) throws(StoreError) {
     lines = try LineReader(path: path, maxLength: Self.maxLineLength)
   }
 
   /// Reads the list from an open file descriptor (standard input is 0); the descriptor is duplicated.
-  public init(fileDescriptor: Int32) throws(StoreError) {
+  package init(fileDescriptor: Int32) throws(StoreError) {
     lines = try LineReader(fileDescriptor: fileDescriptor, maxLength: Self.maxLineLength)
   }
 
   /// Reads the list from bytes already in memory.
-  public init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     lines = LineReader(bytes: bytes, maxLength: Self.maxLineLength)
   }
 
   /// The next URL or invalid line, or `nil` at the end of the list.
   ///
   /// - Throws: `StoreError.io` when the list cannot be read on.
-  public func next() throws(StoreError) -> Entry? {
+  package func next() throws(StoreError) -> Entry? {
     while var line = try lines.nextLine() {
       lineNumber += 1
       // A UTF-8 byte order mark (Windows editors write one) is not part of the first URL.

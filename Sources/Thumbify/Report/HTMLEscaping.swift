@@ -3,10 +3,10 @@
 /// The report puts metadata in exactly two contexts: HTML text (the page title, counts) and JSON
 /// inside a `<script type="application/json">` block, which the page's own script reads and turns
 /// into DOM nodes with `textContent` and checked attributes — metadata is never parsed as markup.
-public enum HTMLEscaping {
+package enum HTMLEscaping {
   /// Text content: `&`, `<`, `>` become character references (quotes too, so the result is also
   /// safe inside a quoted attribute value).
-  public static func text(_ value: String) -> String {
+  package static func text(_ value: String) -> String {
     var result = ""
     result.reserveCapacity(value.utf8.count)
     for scalar in value.unicodeScalars {
@@ -23,7 +23,7 @@ public enum HTMLEscaping {
   }
 
   /// A double-quoted attribute value (without the quotes).
-  public static func attribute(_ value: String) -> String {
+  package static func attribute(_ value: String) -> String {
     text(value)
   }
 
@@ -33,7 +33,7 @@ public enum HTMLEscaping {
   /// `<script` can end or confuse the element), and U+2028/U+2029 become `\u2028`/`\u2029` (line
   /// terminators to older JavaScript parsers). All of them can only occur inside JSON strings,
   /// where the escapes decode to the same characters.
-  public static func scriptJSON(_ json: [UInt8]) -> [UInt8] {
+  package static func scriptJSON(_ json: [UInt8]) -> [UInt8] {
     var result = [UInt8]()
     result.reserveCapacity(json.count + json.count / 16)
     var index = 0

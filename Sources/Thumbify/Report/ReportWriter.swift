@@ -7,34 +7,34 @@ import Foundation
 /// `<script type="application/json">` blocks of `pageSize` cards (escaped by
 /// `HTMLEscaping.scriptJSON`), and images are the output directory's blobs, by relative path.
 /// The first page is drawn as soon as its block is parsed, so a 100,000-card page opens quickly.
-public struct ReportWriter: Sendable {
+package struct ReportWriter: Sendable {
   /// The directory holding `manifest.jsonl` and `blobs/`.
-  public var outputDirectory: String
+  package var outputDirectory: String
   /// Where the page is written; blob paths are made relative to its directory.
-  public var reportPath: String
+  package var reportPath: String
   /// Cards per page (and per JSON block).
-  public var pageSize: Int
+  package var pageSize: Int
 
   /// - Parameters:
   ///   - outputDirectory: the crawl's output directory.
   ///   - reportPath: the page's path; `<outputDirectory>/index.html` when `nil`.
   ///   - pageSize: cards per page (and per JSON block), at least 1.
-  public init(outputDirectory: String, reportPath: String? = nil, pageSize: Int = 500) {
+  package init(outputDirectory: String, reportPath: String? = nil, pageSize: Int = 500) {
     self.outputDirectory = outputDirectory
-    self.reportPath = reportPath ?? (outputDirectory as NSString).appendingPathComponent("index.html")
+    self.reportPath = reportPath ?? OutputLayout.report(in: outputDirectory)
     self.pageSize = max(1, pageSize)
   }
 
   /// How many cards the page holds, by state.
-  public struct Summary: Sendable, Equatable {
-    public var ok = 0
-    public var stale = 0
-    public var failed = 0
+  package struct Summary: Sendable, Equatable {
+    package var ok = 0
+    package var stale = 0
+    package var failed = 0
     /// The page's size in bytes.
-    public var bytes = 0
-    public var total: Int { ok + stale + failed }
+    package var bytes = 0
+    package var total: Int { ok + stale + failed }
 
-    public init() {}
+    package init() {}
 
     mutating func count(_ state: Card.State) {
       switch state {
@@ -49,7 +49,7 @@ public struct ReportWriter: Sendable {
   ///
   /// - Throws: `StoreError` when the manifest cannot be read or the page cannot be written.
   @discardableResult
-  public func write() throws(StoreError) -> Summary {
+  package func write() throws(StoreError) -> Summary {
     let reader = try ManifestReader(directory: outputDirectory)
     var summary = Summary()
     var pages: [[UInt8]] = []
@@ -88,7 +88,7 @@ public struct ReportWriter: Sendable {
   /// - Parameters:
   ///   - cards: the cards to draw, in order.
   ///   - title: shown in the page's `<title>` and heading (escaped).
-  public func render(cards: [Card], title: String) -> (page: [UInt8], summary: Summary) {
+  package func render(cards: [Card], title: String) -> (page: [UInt8], summary: Summary) {
     var summary = Summary()
     for card in cards { summary.count(card.state) }
     return (assemble(pages: encode(cards[...]), summary: summary, title: title), summary)

@@ -38,6 +38,7 @@ public final class CardService: Sendable {
     /// `allowsPrivateNetwork`; tests on loopback). Host names are checked by the fetcher on connect.
     public var allowsPrivateNetwork: Bool
 
+    /// A configuration; `maxLiveFetches` and `memoryCards` are raised to their minimums (1 and 2).
     public init(
       crawl: CrawlConfiguration, layout: OutputLayout, cardsDirectory: String? = nil,
       maxLiveFetches: Int = 32,
@@ -66,10 +67,13 @@ public final class CardService: Sendable {
 
   /// A card: its file's bytes (`cards/<key>.json`, a newline included) and its `ETag`.
   public struct Answer: Sendable {
+    /// The card's key: its file is `cards/<key>.json`.
     public var key: CardKey
+    /// The card JSON (docs/cards.schema.json), a newline included.
     public var bytes: [UInt8]
     /// A strong entity tag of `bytes`, quoted.
     public var etag: String
+    /// Where the answer came from.
     public var source: Source
     /// Set when the page failed and there is no earlier card (the card's `state` is `failed`).
     public var failure: RecordError?
@@ -98,7 +102,7 @@ public final class CardService: Sendable {
   ///
   /// - Throws: `CardServiceError.storage` when the output directory is locked by another process or
   ///   its state cannot be opened.
-  public convenience init(
+  package convenience init(
     configuration: Configuration, fetcher: any Fetching, extractor: any MetadataExtracting,
     thumbnailer: any ThumbnailMaking
   ) throws(CardServiceError) {
@@ -407,6 +411,8 @@ public enum CardServiceError: Error, Sendable, CustomStringConvertible {
   case stopping
   /// The output directory or its state failed.
   case storage(StoreError)
+  /// The service's stages could not be made (libcurl, or a missing Chromium).
+  case setup(CrawlJob.SetupError)
 
   /// A stable identifier, as `RecordError.code` (docs/errors.md).
   public var code: String {
@@ -417,6 +423,7 @@ public enum CardServiceError: Error, Sendable, CustomStringConvertible {
     case .timedOut: "timedOut"
     case .stopping: "stopping"
     case .storage(let error): error.code
+    case .setup(let error): error.code
     }
   }
 
@@ -429,6 +436,7 @@ public enum CardServiceError: Error, Sendable, CustomStringConvertible {
     case .timedOut(let deadline): "The page was not ready within its deadline of \(deadline)."
     case .stopping: "The server is stopping."
     case .storage(let error): error.description
+    case .setup(let error): error.description
     }
   }
 }

@@ -254,9 +254,12 @@ enum CrawlCommand: Subcommand {
         return fatal(error.description, code: error.code)
       }
     }
-    let components: Production
+    let components: CrawlStages
     do {
-      components = try Production(options: options, environment: console.environment)
+      components = try CrawlStages(
+        fetcher: options.fetcher, configuration: options.configuration,
+        outputDirectory: options.outputDirectory,
+        environment: console.environment)
     } catch {
       switch error {
       case .fetch(let error): return fatal(error.description, code: error.code)

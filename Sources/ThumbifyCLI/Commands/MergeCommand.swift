@@ -120,7 +120,7 @@ enum MergeCommand: Subcommand {
     }
     let status = summary.missing > 0 || summary.blobs.rejected > 0 ? ExitCode.someFailed : ExitCode.success
     let fields = members(summary)
-    let reportPath = OutputLayout.path("last-merge.json", in: output.stateDirectory)
+    let reportPath = output.lastMerge
     var report = fields
     report["schema"] = 1
     report["startedAt"] = Timestamp.iso8601(started.timeIntervalSince1970)

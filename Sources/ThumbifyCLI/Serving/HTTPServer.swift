@@ -319,7 +319,7 @@ final class HTTPServer: @unchecked Sendable {
   /// A socket bound to `address` and listening, and its port (0 for a Unix socket).
   private static func listen(_ address: ListenAddress) throws(Failure) -> (Int32, Int) {
     func failure(_ call: String) -> Failure {
-      .listen(address.description, "\(call): \(String(cString: strerror(errno)))")
+      .listen(address.description, "\(call): \(Errno.current)")
     }
     switch address {
     case .unix(let path):

@@ -173,7 +173,7 @@ final class ServeRouter: Sendable {
       response.headers.append(("Retry-After", "1"))
     case .timedOut:
       response = Self.error(504, code: error.code, message: error.description)
-    case .storage:
+    case .storage, .setup:
       response = Self.error(500, code: error.code, message: error.description)
     }
     response.route = "card"

@@ -2,16 +2,16 @@
 ///
 /// A source without a profile has none (`nil` in ``DecodedImage/profile``): it is taken as sRGB,
 /// as browsers take it. See docs/imaging.md, "Colour management".
-public struct SourceProfile: Sendable, Equatable {
+package struct SourceProfile: Sendable, Equatable {
   /// The profile's description tag (`desc`), e.g. `Adobe RGB (1998)`; `nil` when it has none or is unreadable.
-  public var description: String?
+  package var description: String?
   /// Whether the pixels were converted to sRGB; `false` for a profile that is sRGB already and for one
   /// that could not be used (see ``warning``).
-  public var isConverted: Bool
+  package var isConverted: Bool
   /// Why the profile was ignored (the image was then treated as sRGB).
-  public var warning: ColorProfileWarning?
+  package var warning: ColorProfileWarning?
 
-  public init(description: String?, isConverted: Bool, warning: ColorProfileWarning? = nil) {
+  package init(description: String?, isConverted: Bool, warning: ColorProfileWarning? = nil) {
     self.description = description
     self.isConverted = isConverted
     self.warning = warning
@@ -19,7 +19,7 @@ public struct SourceProfile: Sendable, Equatable {
 }
 
 /// Why an embedded colour profile was not applied. The image is decoded all the same, as sRGB.
-public enum ColorProfileWarning: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ColorProfileWarning: Error, Sendable, Equatable, CustomStringConvertible {
   /// The container's profile chunks are broken: JPEG `ICC_PROFILE` segments out of sequence,
   /// missing or duplicated, or a profile larger than ``ColorManagement/maxProfileBytes``.
   case malformedChunks(format: ImageFormat, message: String)
@@ -28,14 +28,14 @@ public enum ColorProfileWarning: Error, Sendable, Equatable, CustomStringConvert
   case unusableProfile(message: String)
 
   /// A stable machine-readable code for manifests.
-  public var code: String {
+  package var code: String {
     switch self {
     case .malformedChunks: "colorProfileMalformed"
     case .unusableProfile: "colorProfileUnusable"
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .malformedChunks(let format, let message):
       "The \(format.rawValue.uppercased()) image's colour profile is malformed and was ignored: \(message)"

@@ -2,7 +2,7 @@
 ///
 /// The raw value is the tag's value. The case names say where the stored
 /// image's first row and first column lie in the upright picture.
-public enum ExifOrientation: Int, Sendable, CaseIterable {
+package enum ExifOrientation: Int, Sendable, CaseIterable {
   /// Row 0 at the top, column 0 at the left: already upright.
   case up = 1
   /// Row 0 at the top, column 0 at the right: mirrored left–right.
@@ -21,7 +21,7 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
   case left = 8
 
   /// Whether the upright picture's width is the stored height (values 5–8).
-  public var swapsDimensions: Bool { rawValue >= 5 }
+  package var swapsDimensions: Bool { rawValue >= 5 }
 
   /// The upright size of an image stored as `size`.
   func upright(_ size: Size) -> Size {

@@ -11,7 +11,7 @@ extension ImageDecoder: PlanarImageDecoding {
   ///
   /// - Throws: ``ImageError/tooLarge(bytes:limit:)``, ``ImageError/tooManyPixels(width:height:limit:)``
   ///   or ``ImageError/corrupt(format:message:)``.
-  public func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes? {
+  package func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes? {
     guard data.count <= options.maxBytes else { throw .tooLarge(bytes: data.count, limit: options.maxBytes) }
     switch ImageFormat(sniffing: data) {
     case .jpeg:

@@ -9,14 +9,14 @@
 /// allocating pixels. Output is upright (EXIF orientation applied) RGB, or RGBA
 /// with straight alpha when at least one pixel is not fully opaque (an opaque
 /// RGBA decode is reduced to RGB). See docs/decoding.md for the formats and rules.
-public struct ImageDecoder: ImageDecoding {
-  public init() {}
+package struct ImageDecoder: ImageDecoding {
+  package init() {}
 
   /// Decodes `data`.
   ///
   /// - Throws: ``ImageError/tooLarge(bytes:limit:)``, ``ImageError/unsupportedFormat(_:)``,
   ///   ``ImageError/tooManyPixels(width:height:limit:)`` or ``ImageError/corrupt(format:message:)``.
-  public func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
+  package func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     guard data.count <= options.maxBytes else { throw .tooLarge(bytes: data.count, limit: options.maxBytes) }
     guard let format = ImageFormat(sniffing: data) else { throw .unsupportedFormat(nil) }
     guard let decoder = Self.decoder(for: format) else { throw .unsupportedFormat(format) }

@@ -1,32 +1,32 @@
 /// Limits and hints for one decode.
-public struct DecodeOptions: Sendable, Hashable {
+package struct DecodeOptions: Sendable, Hashable {
   /// The box the image will be fitted into; a decoder may decode at a reduced
   /// scale (JPEG DCT scaling, WebP scaled decode, ICO entry choice) as long as
   /// the result still covers what `fit` into `target` needs. `nil` decodes at full size.
-  public var target: Size?
-  public var fit: Fit
+  package var target: Size?
+  package var fit: Fit
   /// Decoded pixels allowed, checked from the header before any allocation.
-  public var maxPixels: Int
+  package var maxPixels: Int
   /// Encoded bytes allowed.
-  public var maxBytes: Int
+  package var maxBytes: Int
   /// How many times the final size, per dimension, a shrink-on-load decode must
   /// still be (at least 1). `1` decodes at the smallest scale that covers the
   /// final size; libvips and Pillow leave a factor of 2 for the resampler.
   /// See docs/decoding.md.
-  public var shrinkHeadroom: Double
+  package var shrinkHeadroom: Double
   /// The headroom for JPEG's DCT-scaled decodes, when it differs from
   /// ``shrinkHeadroom``: a reduced-size IDCT is a cruder reduction than
   /// libwebp's area-averaging rescaler, so JPEG gains more SSIM from a margin.
   /// The default 1.5 brings JPEG thumbnails level with libvips's (factor 2) SSIM at
   /// less cost; `nil` uses ``shrinkHeadroom``. See docs/decoding.md.
-  public var jpegShrinkHeadroom: Double?
+  package var jpegShrinkHeadroom: Double?
   /// The headroom for decoders that box-shrink rows as they decode them (PNG, GIF:
   /// ``ShrinkingCanvas``): 2 leaves the resampler the same reduction its own pre-shrink
   /// (``Resampler/preShrinkGap``) would, so the thumbnail matches a full-size decode's,
   /// at a fraction of the memory. See docs/decoding.md.
-  public var boxShrinkHeadroom: Double
+  package var boxShrinkHeadroom: Double
 
-  public init(
+  package init(
     target: Size? = nil,
     fit: Fit = .contain,
     maxPixels: Int = 50_000_000,
@@ -46,22 +46,22 @@ public struct DecodeOptions: Sendable, Hashable {
 }
 
 /// A decoded, upright image.
-public struct DecodedImage: Sendable {
+package struct DecodedImage: Sendable {
   /// The pixels, with EXIF orientation already applied.
-  public var buffer: PixelBuffer
+  package var buffer: PixelBuffer
   /// The format sniffed from the bytes.
-  public var format: ImageFormat
+  package var format: ImageFormat
   /// The full-resolution size, upright (before any shrink-on-load).
-  public var originalSize: Size
+  package var originalSize: Size
   /// The decode's scale, buffer pixels per full-resolution pixel on both axes, when it is
   /// not the ratio of the sizes: a box shrink by *f* (PNG, GIF) drops up to *f* − 1 trailing
   /// pixels, but its scale is exactly 1/*f*, as the resampler's own pre-shrink takes it.
   /// `nil`: the ratio of the buffer's size to ``originalSize`` on each axis.
-  public var exactScale: Double?
+  package var exactScale: Double?
   /// The embedded colour profile and what was done with it; `nil` when the source has none.
-  public var profile: SourceProfile?
+  package var profile: SourceProfile?
 
-  public init(
+  package init(
     buffer: PixelBuffer, format: ImageFormat, originalSize: Size, exactScale: Double? = nil,
     profile: SourceProfile? = nil
   ) {
@@ -75,6 +75,6 @@ public struct DecodedImage: Sendable {
 
 /// Turns encoded image bytes into pixels. The format is sniffed from the bytes,
 /// never taken from a file name or a Content-Type.
-public protocol ImageDecoding: Sendable {
+package protocol ImageDecoding: Sendable {
   func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage
 }

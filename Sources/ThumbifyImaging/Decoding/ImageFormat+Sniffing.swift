@@ -6,7 +6,7 @@ extension ImageFormat {
   ///
   /// - Parameter bytes: The start of the encoded image (the first 1 KB suffices).
   /// - Returns: The format, or `nil` when the bytes match none thumbify knows.
-  public init?(sniffing bytes: [UInt8]) {
+  package init?(sniffing bytes: [UInt8]) {
     let reader = ByteReader(bytes, format: .jpeg)
     if reader.matches([0xFF, 0xD8, 0xFF]) {
       self = .jpeg

@@ -2,7 +2,7 @@ extension PixelBuffer {
   /// Whether every pixel is fully opaque (always true for RGB).
   ///
   /// - Complexity: O(*n*) in the number of pixels for RGBA; stops at the first translucent pixel.
-  public var isOpaque: Bool {
+  package var isOpaque: Bool {
     guard channels == 4 else { return true }
     return pixels.withUnsafeBufferPointer { samples in
       var index = 3

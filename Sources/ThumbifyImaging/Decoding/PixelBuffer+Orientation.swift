@@ -4,7 +4,7 @@ extension PixelBuffer {
   /// Values 5–8 swap width and height. ``ExifOrientation/up`` returns the buffer unchanged.
   ///
   /// - Complexity: O(*n*) in the number of pixels, with one new buffer of the same size.
-  public func oriented(_ orientation: ExifOrientation) -> PixelBuffer {
+  package func oriented(_ orientation: ExifOrientation) -> PixelBuffer {
     guard orientation != .up else { return self }
     let upright = orientation.upright(Size(width: width, height: height))
     let output = Self.orientedSamples(pixels, width: width, height: height, channels: channels, orientation)

@@ -6,7 +6,7 @@ extension YCbCrImage {
   /// which shifts that chroma by half a luma pixel at the decoded scale.
   ///
   /// - Complexity: O(*n*) in the number of samples, with new planes of the same size.
-  public func oriented(_ orientation: ExifOrientation) -> YCbCrImage {
+  package func oriented(_ orientation: ExifOrientation) -> YCbCrImage {
     guard orientation != .up else { return self }
     let factor = orientation.swapsDimensions ? (x: chromaFactor.y, y: chromaFactor.x) : chromaFactor
     return YCbCrImage(
@@ -17,7 +17,7 @@ extension YCbCrImage {
 
 extension SamplePlane {
   /// The plane turned upright for an image stored with `orientation`.
-  public func oriented(_ orientation: ExifOrientation) -> SamplePlane {
+  package func oriented(_ orientation: ExifOrientation) -> SamplePlane {
     guard orientation != .up else { return self }
     let upright = orientation.upright(Size(width: width, height: height))
     return SamplePlane(

@@ -11,7 +11,7 @@ extension YCbCrImage {
   /// luma size first (the thumbnailer does for PNG/JPEG output).
   ///
   /// - Complexity: O(*n*) in the number of pixels.
-  public func rgb() -> PixelBuffer {
+  package func rgb() -> PixelBuffer {
     let tables = range == .full ? ConversionTables.full : ConversionTables.limited
     let (width, height) = (luma.width, luma.height)
     let (fx, fy) = (max(1, chromaFactor.x), max(1, chromaFactor.y))
@@ -56,7 +56,7 @@ extension YCbCrImage {
   ///
   /// Y′ = 16 + Y·219/255, C′ = 128 + (C − 128)·224/255, rounded (``limitedRangeMappings``).
   /// A limited-range image is returned as is.
-  public func limitedRange() -> YCbCrImage {
+  package func limitedRange() -> YCbCrImage {
     guard range == .full else { return self }
     func mapped(_ plane: SamplePlane, _ mapping: RangeMapping) -> SamplePlane {
       guard !plane.samples.isEmpty else { return plane }

@@ -1,10 +1,10 @@
 /// One plane of 8-bit samples, rows top to bottom, tightly packed.
-public struct SamplePlane: Sendable, Equatable {
-  public var width: Int
-  public var height: Int
-  public var samples: [UInt8]
+package struct SamplePlane: Sendable, Equatable {
+  package var width: Int
+  package var height: Int
+  package var samples: [UInt8]
 
-  public init(width: Int, height: Int, samples: [UInt8]) {
+  package init(width: Int, height: Int, samples: [UInt8]) {
     precondition(samples.count == width * height, "sample count does not match the size")
     self.width = width
     self.height = height
@@ -12,7 +12,7 @@ public struct SamplePlane: Sendable, Equatable {
   }
 
   /// A plane of `width`×`height` samples that all have `value`.
-  public init(width: Int, height: Int, repeating value: UInt8) {
+  package init(width: Int, height: Int, repeating value: UInt8) {
     self.init(width: width, height: height, samples: [UInt8](repeating: value, count: width * height))
   }
 }
@@ -27,23 +27,23 @@ public struct SamplePlane: Sendable, Equatable {
 /// ```swift
 /// let rgb = image.rgb()   // for PNG/JPEG output and placeholders
 /// ```
-public struct YCbCrImage: Sendable, Equatable {
+package struct YCbCrImage: Sendable, Equatable {
   /// How the samples map to BT.601 Y′CbCr.
-  public enum Range: Sendable, Hashable {
+  package enum Range: Sendable, Hashable {
     /// Y, Cb and Cr in 0…255 (JPEG/JFIF).
     case full
     /// Y in 16…235, Cb and Cr in 16…240 (VP8/WebP, "studio" range).
     case limited
   }
 
-  public var luma: SamplePlane
-  public var cb: SamplePlane
-  public var cr: SamplePlane
-  public var range: Range
+  package var luma: SamplePlane
+  package var cb: SamplePlane
+  package var cr: SamplePlane
+  package var range: Range
   /// How many luma samples one chroma sample spans horizontally and vertically (4:2:0 is 2, 2).
-  public var chromaFactor: (x: Int, y: Int)
+  package var chromaFactor: (x: Int, y: Int)
 
-  public init(
+  package init(
     luma: SamplePlane, cb: SamplePlane, cr: SamplePlane, range: Range, chromaFactor: (x: Int, y: Int)
   ) {
     self.luma = luma
@@ -53,10 +53,10 @@ public struct YCbCrImage: Sendable, Equatable {
     self.chromaFactor = chromaFactor
   }
 
-  public var width: Int { luma.width }
-  public var height: Int { luma.height }
+  package var width: Int { luma.width }
+  package var height: Int { luma.height }
 
-  public static func == (lhs: YCbCrImage, rhs: YCbCrImage) -> Bool {
+  package static func == (lhs: YCbCrImage, rhs: YCbCrImage) -> Bool {
     lhs.luma == rhs.luma && lhs.cb == rhs.cb && lhs.cr == rhs.cr && lhs.range == rhs.range
       && lhs.chromaFactor == rhs.chromaFactor
   }
@@ -78,19 +78,19 @@ public struct YCbCrImage: Sendable, Equatable {
 }
 
 /// A decoded, upright image in Y′CbCr planes (the planar counterpart of ``DecodedImage``).
-public struct DecodedPlanes: Sendable {
+package struct DecodedPlanes: Sendable {
   /// The planes, with EXIF orientation already applied.
-  public var image: YCbCrImage
+  package var image: YCbCrImage
   /// The format sniffed from the bytes.
-  public var format: ImageFormat
+  package var format: ImageFormat
   /// The full-resolution size, upright (before any shrink-on-load).
-  public var originalSize: Size
+  package var originalSize: Size
   /// As ``DecodedImage/exactScale``.
-  public var exactScale: Double?
+  package var exactScale: Double?
   /// As ``DecodedImage/profile``: planes are decoded only from sources whose profile (if any) is sRGB.
-  public var profile: SourceProfile?
+  package var profile: SourceProfile?
 
-  public init(
+  package init(
     image: YCbCrImage, format: ImageFormat, originalSize: Size, exactScale: Double? = nil,
     profile: SourceProfile? = nil
   ) {
@@ -103,7 +103,7 @@ public struct DecodedPlanes: Sendable {
 }
 
 /// A decoder that can also decode some sources straight to Y′CbCr planes.
-public protocol PlanarImageDecoding: ImageDecoding {
+package protocol PlanarImageDecoding: ImageDecoding {
   /// The image as Y′CbCr planes, or `nil` when the decoder keeps the source on the
   /// RGB path (``ImageDecoder``: anything but YCbCr or gray JPEG and opaque PNG);
   /// callers then use ``ImageDecoding/decode(_:options:)``.
@@ -114,7 +114,7 @@ public protocol PlanarImageDecoding: ImageDecoding {
 }
 
 /// An encoder that can also encode 4:2:0 Y′CbCr planes, for some output formats.
-public protocol PlanarImageEncoding: ImageEncoding {
+package protocol PlanarImageEncoding: ImageEncoding {
   /// Encodes 4:2:0 planes; only called when ``acceptsPlanes(for:)`` is true for `options`.
   func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8]
   /// Whether the planar ``encode(_:options:)`` takes planes for `options` (WebP does).

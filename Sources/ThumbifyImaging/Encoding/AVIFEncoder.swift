@@ -9,11 +9,11 @@ import CAvif
 /// bytes are the same on every run (a still AVIF has no timestamp: no `mvhd`).
 ///
 /// The corresponding C function is `avifEncoderWrite`.
-public struct AVIFEncoder: ImageEncoding {
+package struct AVIFEncoder: ImageEncoding {
   /// libaom's speed/size trade-off through libavif, 0 (slowest, smallest) to 10 (fastest).
-  public var speed: Int32
+  package var speed: Int32
 
-  public init(speed: Int32 = 8) {
+  package init(speed: Int32 = 8) {
     self.speed = speed
   }
 
@@ -23,7 +23,7 @@ public struct AVIFEncoder: ImageEncoding {
     return Int32(((100 - quality) * 63 + 50) / 100)
   }
 
-  public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+  package func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
     guard
       let picture = avifImageCreate(UInt32(image.width), UInt32(image.height), 8, AVIF_PIXEL_FORMAT_YUV420)
     else { throw .encodingFailed(format: .avif, message: "libavif could not allocate an image.") }

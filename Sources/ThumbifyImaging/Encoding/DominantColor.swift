@@ -1,8 +1,8 @@
 /// The dominant colour of an image: the mean of the most populated cell of a
 /// 4-bit-per-channel colour histogram, weighted by alpha.
-public enum DominantColor {
+package enum DominantColor {
   /// `#rrggbb` for `image`; `#000000` for a fully transparent image.
-  public static func hex(of image: PixelBuffer) -> String {
+  package static func hex(of image: PixelBuffer) -> String {
     var counts = [Double](repeating: 0, count: 4096)
     var sums = [SIMD3<Double>](repeating: .zero, count: 4096)
     let channels = image.channels

@@ -1,11 +1,11 @@
 /// The production encoder: WebP, JPEG, PNG or AVIF as `EncodeOptions.format` says.
-public struct ImageEncoder: ImageEncoding {
-  public var webp: WebPEncoder
-  public var jpeg: JPEGEncoder
-  public var png: PNGEncoder
-  public var avif: AVIFEncoder
+package struct ImageEncoder: ImageEncoding {
+  package var webp: WebPEncoder
+  package var jpeg: JPEGEncoder
+  package var png: PNGEncoder
+  package var avif: AVIFEncoder
 
-  public init(
+  package init(
     webp: WebPEncoder = WebPEncoder(), jpeg: JPEGEncoder = JPEGEncoder(), png: PNGEncoder = PNGEncoder(),
     avif: AVIFEncoder = AVIFEncoder()
   ) {
@@ -15,7 +15,7 @@ public struct ImageEncoder: ImageEncoding {
     self.avif = avif
   }
 
-  public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+  package func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
     switch options.format {
     case .webp: try webp.encode(image, options: options)
     case .jpeg: try jpeg.encode(image, options: options)

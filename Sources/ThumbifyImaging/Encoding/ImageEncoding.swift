@@ -1,7 +1,15 @@
 /// The formats thumbnails are written in.
 public enum OutputFormat: String, Sendable, Codable, CaseIterable {
-  case webp, jpeg, png, avif
+  /// WebP (libwebp), lossy.
+  case webp
+  /// Baseline JPEG (libjpeg-turbo).
+  case jpeg
+  /// PNG (libpng), lossless.
+  case png
+  /// AVIF (libavif).
+  case avif
 
+  /// The blob's file extension, without the dot (`jpg` for JPEG).
   public var fileExtension: String {
     switch self {
     case .webp: "webp"
@@ -11,11 +19,13 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     }
   }
 
+  /// The media type a server sends the blob with (`image/webp`).
   public var mimeType: String { "image/\(rawValue)" }
 }
 
 /// Options for one encode. The same pixels and options always give the same bytes.
 public struct EncodeOptions: Sendable, Hashable {
+  /// The format encoded to.
   public var format: OutputFormat
   /// 1–100 for WebP, JPEG and AVIF; ignored by PNG.
   public var quality: Int
@@ -23,6 +33,7 @@ public struct EncodeOptions: Sendable, Hashable {
   /// the encoder (`WebPEncoder.method`, 4). Ignored by the other formats.
   public var webpMethod: Int?
 
+  /// Options for `format` at `quality`, with libwebp's `webpMethod` (`nil`: the encoder's default).
   public init(format: OutputFormat = .webp, quality: Int = 80, webpMethod: Int? = nil) {
     self.format = format
     self.quality = quality
@@ -31,6 +42,6 @@ public struct EncodeOptions: Sendable, Hashable {
 }
 
 /// Turns pixels into encoded bytes.
-public protocol ImageEncoding: Sendable {
+package protocol ImageEncoding: Sendable {
   func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8]
 }

@@ -6,10 +6,10 @@ import CTurboJPEG
 /// background for a link card.
 ///
 /// The corresponding C function is `tjCompress2`.
-public struct JPEGEncoder: ImageEncoding {
-  public init() {}
+package struct JPEGEncoder: ImageEncoding {
+  package init() {}
 
-  public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+  package func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
     guard let handle = tjInitCompress() else {
       throw .encodingFailed(format: .jpeg, message: String(cString: tjGetErrorStr2(nil)))
     }

@@ -3,10 +3,10 @@ import CPNG
 /// Encodes 8-bit RGB or RGBA PNG with libpng's simplified write API.
 ///
 /// The corresponding C function is `png_image_write_to_memory`.
-public struct PNGEncoder: ImageEncoding {
-  public init() {}
+package struct PNGEncoder: ImageEncoding {
+  package init() {}
 
-  public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+  package func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
     var header = png_image()
     header.version = png_uint_32(PNG_IMAGE_VERSION)
     header.width = png_uint_32(image.width)

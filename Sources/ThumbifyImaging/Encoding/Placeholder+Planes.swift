@@ -6,7 +6,7 @@ extension Placeholder {
   ///
   /// The same algorithm as ``init(image:)`` on the planes' RGB, up to rounding,
   /// without converting the whole thumbnail to RGB first.
-  public init(planes: YCbCrImage) {
+  package init(planes: YCbCrImage) {
     let geometry = ThumbnailGeometry(
       source: Size(width: planes.width, height: planes.height),
       box: Size(width: Self.maximumSide, height: Self.maximumSide), fit: .contain)

@@ -1,17 +1,17 @@
 import Foundation
 
 /// A thumbnail's placeholder: a ThumbHash (base64) and the dominant colour (`#rrggbb`).
-public struct Placeholder: Sendable, Hashable {
+package struct Placeholder: Sendable, Hashable {
   /// ThumbHash bytes, base64 encoded.
-  public var thumbHash: String
+  package var thumbHash: String
   /// The dominant colour, `#rrggbb`.
-  public var color: String
+  package var color: String
 
   /// The largest side the ThumbHash is computed from (the algorithm's limit).
   static let maximumSide = 100
 
   /// Computes both from an image of any size (downscaled with a triangle filter first).
-  public init(image: PixelBuffer) {
+  package init(image: PixelBuffer) {
     let geometry = ThumbnailGeometry(
       source: Size(width: image.width, height: image.height),
       box: Size(width: Self.maximumSide, height: Self.maximumSide), fit: .contain)

@@ -4,9 +4,9 @@ import Foundation
 /// published algorithm, ported exactly from its reference `rgbaToThumbHash`).
 ///
 /// The image must fit in 100×100; `Placeholder` downscales first.
-public enum ThumbHash {
+package enum ThumbHash {
   /// The hash bytes of straight-alpha RGBA (or RGB) pixels at most 100×100.
-  public static func encode(_ image: PixelBuffer) -> [UInt8] {
+  package static func encode(_ image: PixelBuffer) -> [UInt8] {
     let width = image.width
     let height = image.height
     let count = width * height
@@ -82,7 +82,7 @@ public enum ThumbHash {
   }
 
   /// The average colour a hash encodes, as the reference `thumbHashToAverageRGBA` (components 0–1).
-  public static func averageColor(of hash: [UInt8]) -> (r: Double, g: Double, b: Double, a: Double)? {
+  package static func averageColor(of hash: [UInt8]) -> (r: Double, g: Double, b: Double, a: Double)? {
     guard hash.count >= 5 else { return nil }
     let header = Int(hash[0]) | (Int(hash[1]) << 8) | (Int(hash[2]) << 16)
     let l = Double(header & 63) / 63

@@ -9,7 +9,7 @@ extension WebPEncoder {
   /// RGB import (`WebPPictureImportRGB`) is skipped.
   ///
   /// The corresponding C functions are `WebPPictureAlloc` and `WebPEncode`.
-  public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+  package func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
     let chroma = YCbCrImage.chromaSize(of: Size(width: image.width, height: image.height), factor: (2, 2))
     guard image.chromaFactor == (2, 2), image.cb.width == chroma.width, image.cb.height == chroma.height,
       image.cr.width == chroma.width, image.cr.height == chroma.height
@@ -37,14 +37,14 @@ extension WebPEncoder {
 
 extension ImageEncoder: PlanarImageEncoding {
   /// WebP takes 4:2:0 planes; PNG and JPEG are encoded from RGB.
-  public func acceptsPlanes(for options: EncodeOptions) -> Bool { options.format == .webp }
+  package func acceptsPlanes(for options: EncodeOptions) -> Bool { options.format == .webp }
 
   /// Encodes 4:2:0 planes as WebP.
   ///
   /// - Throws: ``ImageError/encodingFailed(format:message:)`` for PNG and JPEG
   ///   (``acceptsPlanes(for:)`` is false: convert with ``YCbCrImage/rgb()`` first)
   ///   and for planes that are not 4:2:0.
-  public func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+  package func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
     guard acceptsPlanes(for: options) else {
       throw .encodingFailed(
         format: options.format == .png ? .png : .jpeg, message: "Only WebP is encoded from planes.")

@@ -8,16 +8,16 @@ import CWebP
 /// (lossless alpha, as `cwebp` does).
 ///
 /// The corresponding C function is `WebPEncode`.
-public struct WebPEncoder: ImageEncoding {
+package struct WebPEncoder: ImageEncoding {
   /// libwebp's speed/size trade-off, 0 (fast) to 6 (small), for encodes whose options give none
   /// (`EncodeOptions.webpMethod`).
-  public var method: Int32
+  package var method: Int32
 
-  public init(method: Int32 = 4) {
+  package init(method: Int32 = 4) {
     self.method = method
   }
 
-  public func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+  package func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
     try encodePicture(options: options) { (picture) throws(ImageError) in
       picture.width = Int32(image.width)
       picture.height = Int32(image.height)

@@ -8,8 +8,11 @@ public enum Fit: String, Sendable, Codable, CaseIterable {
 
 /// A target box in pixels.
 public struct Size: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// Pixels across.
   public var width: Int
+  /// Pixels down.
   public var height: Int
+  /// A box of `width` × `height` pixels.
   public init(width: Int, height: Int) {
     self.width = width
     self.height = height

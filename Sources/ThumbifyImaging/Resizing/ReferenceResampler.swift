@@ -4,15 +4,15 @@
 /// pre-shrink, no fixed-point rounding between passes), with alpha
 /// premultiplied in floating point. Tests and benchmarks compare fast
 /// resizes against it with `StructuralSimilarity`.
-public struct ReferenceResampler: Sendable {
-  public var filter: ResampleFilter
+package struct ReferenceResampler: Sendable {
+  package var filter: ResampleFilter
 
-  public init(filter: ResampleFilter = .lanczos3) {
+  package init(filter: ResampleFilter = .lanczos3) {
     self.filter = filter
   }
 
   /// The thumbnail `geometry` describes, computed from `image` at full source resolution.
-  public func resize(_ image: PixelBuffer, geometry: ThumbnailGeometry) -> PixelBuffer {
+  package func resize(_ image: PixelBuffer, geometry: ThumbnailGeometry) -> PixelBuffer {
     let channels = image.channels
     let columns = weights(
       length: image.width, offset: geometry.region.x, span: geometry.region.width,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The reconstruction filter a resize convolves with.
-public enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
+package enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
   /// Lanczos with 3 lobes: the sharpest, the default (as libvips and Pillow).
   case lanczos3
   /// Mitchell–Netravali cubic (B = C = 1/3): softer, fewer ringing artefacts, 2-pixel support.
@@ -10,7 +10,7 @@ public enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
   case triangle
 
   /// The kernel's half-width in source pixels at scale 1.
-  public var support: Double {
+  package var support: Double {
     switch self {
     case .lanczos3: 3
     case .mitchell: 2
@@ -19,7 +19,7 @@ public enum ResampleFilter: String, Sendable, Hashable, CaseIterable {
   }
 
   /// The kernel's weight at distance `x` (in filter units) from the sample centre.
-  public func weight(_ x: Double) -> Double {
+  package func weight(_ x: Double) -> Double {
     let x = abs(x)
     switch self {
     case .lanczos3:

@@ -8,7 +8,7 @@ extension Resampler {
   /// Makes the planar thumbnail `geometry` describes from (possibly shrunk-on-load) decoded planes.
   ///
   /// - Parameter chromaFactor: the chroma subsampling of the result ((2, 2) for WebP, (1, 1) for RGB output).
-  public func resize(_ decoded: DecodedPlanes, geometry: ThumbnailGeometry, chromaFactor: (x: Int, y: Int))
+  package func resize(_ decoded: DecodedPlanes, geometry: ThumbnailGeometry, chromaFactor: (x: Int, y: Int))
     -> YCbCrImage
   {
     let image = decoded.image
@@ -24,7 +24,7 @@ extension Resampler {
   /// Chroma sample *j* of the result is centred on output luma position
   /// `chromaFactor.x · (j + ½)`, the JPEG/VP8 (centred) siting, mapped onto the
   /// source chroma plane through its own subsampling.
-  public func resize(
+  package func resize(
     _ image: YCbCrImage, to output: Size, region: ThumbnailGeometry.Region? = nil,
     chromaFactor: (x: Int, y: Int)
   ) -> YCbCrImage {

@@ -13,13 +13,13 @@
 /// let geometry = ThumbnailGeometry(source: image.originalSize, box: Size(width: 600, height: 315), fit: .cover)
 /// let thumbnail = resampler.resize(image, geometry: geometry)
 /// ```
-public struct Resampler: Sendable {
-  public var filter: ResampleFilter
+package struct Resampler: Sendable {
+  package var filter: ResampleFilter
   /// The box pre-shrink keeps at least this much reduction for the filter;
   /// `nil` disables it (a pure filter resize, the quality reference).
-  public var preShrinkGap: Double?
+  package var preShrinkGap: Double?
 
-  public init(filter: ResampleFilter = .lanczos3, preShrinkGap: Double? = 2) {
+  package init(filter: ResampleFilter = .lanczos3, preShrinkGap: Double? = 2) {
     self.filter = filter
     self.preShrinkGap = preShrinkGap
   }
@@ -28,7 +28,7 @@ public struct Resampler: Sendable {
   ///
   /// `geometry` is in the source's full-resolution coordinates; it is mapped
   /// onto `image.buffer`, whatever scale the decoder chose.
-  public func resize(_ image: DecodedImage, geometry: ThumbnailGeometry) -> PixelBuffer {
+  package func resize(_ image: DecodedImage, geometry: ThumbnailGeometry) -> PixelBuffer {
     let buffer = image.buffer
     let factorX = image.exactScale ?? Double(buffer.width) / Double(max(1, image.originalSize.width))
     let factorY = image.exactScale ?? Double(buffer.height) / Double(max(1, image.originalSize.height))
@@ -36,7 +36,7 @@ public struct Resampler: Sendable {
   }
 
   /// Resamples `region` of `source` (in its own pixels) to `output` pixels.
-  public func resize(_ source: PixelBuffer, to output: Size, region: ThumbnailGeometry.Region? = nil)
+  package func resize(_ source: PixelBuffer, to output: Size, region: ThumbnailGeometry.Region? = nil)
     -> PixelBuffer
   {
     let region =

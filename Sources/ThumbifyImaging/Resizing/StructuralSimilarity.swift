@@ -2,9 +2,9 @@
 /// (BT.601) over 8×8 windows with stride 4, alpha composited over white.
 ///
 /// 1 means identical; ≥ 0.98 is visually indistinguishable for thumbnails.
-public enum StructuralSimilarity {
+package enum StructuralSimilarity {
   /// The mean SSIM of `a` and `b`, or `nil` when their sizes differ.
-  public static func ssim(_ a: PixelBuffer, _ b: PixelBuffer) -> Double? {
+  package static func ssim(_ a: PixelBuffer, _ b: PixelBuffer) -> Double? {
     guard a.width == b.width, a.height == b.height else { return nil }
     let lumaA = luma(a)
     let lumaB = luma(b)

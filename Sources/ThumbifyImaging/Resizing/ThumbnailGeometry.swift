@@ -10,23 +10,23 @@
 ///                                  box: Size(width: 600, height: 315), fit: .contain)
 /// geometry.output  // 420x315
 /// ```
-public struct ThumbnailGeometry: Sendable, Hashable {
+package struct ThumbnailGeometry: Sendable, Hashable {
   /// The thumbnail's size in pixels.
-  public var output: Size
+  package var output: Size
   /// The scale factor from source to output pixels (≤ 1 unless upscaling was allowed).
-  public var scale: Double
+  package var scale: Double
   /// The part of the source (in full-resolution pixels) that ends up in the
   /// thumbnail: the whole image for `contain`, a centred crop for `cover`.
-  public var region: Region
+  package var region: Region
 
   /// A rectangle in source pixels; fractional so crops stay centred exactly.
-  public struct Region: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+  package struct Region: Sendable, Hashable {
+    package var x: Double
+    package var y: Double
+    package var width: Double
+    package var height: Double
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    package init(x: Double, y: Double, width: Double, height: Double) {
       self.x = x
       self.y = y
       self.width = width
@@ -34,7 +34,7 @@ public struct ThumbnailGeometry: Sendable, Hashable {
     }
 
     /// The same region in an image `factor` times the size (a shrunk decode).
-    public func scaled(by factorX: Double, _ factorY: Double) -> Region {
+    package func scaled(by factorX: Double, _ factorY: Double) -> Region {
       Region(x: x * factorX, y: y * factorY, width: width * factorX, height: height * factorY)
     }
   }
@@ -48,7 +48,7 @@ public struct ThumbnailGeometry: Sendable, Hashable {
   ///     box and crops the overflow around the centre.
   ///   - allowsUpscaling: when false (the default) an image smaller than the box
   ///     keeps its size (and `cover` only crops what overflows the box).
-  public init(source: Size, box: Size, fit: Fit, allowsUpscaling: Bool = false) {
+  package init(source: Size, box: Size, fit: Fit, allowsUpscaling: Bool = false) {
     let sourceWidth = Double(max(1, source.width))
     let sourceHeight = Double(max(1, source.height))
     let boxWidth = Double(max(1, box.width))
@@ -77,7 +77,7 @@ public struct ThumbnailGeometry: Sendable, Hashable {
   ///
   /// The property shrink-on-load (`ShrinkOnLoad`, built on `scale`) guarantees
   /// for the scale a decoder picks.
-  public func isCovered(by decoded: Size, source: Size) -> Bool {
+  package func isCovered(by decoded: Size, source: Size) -> Bool {
     let factorX = Double(decoded.width) / Double(max(1, source.width))
     let factorY = Double(decoded.height) / Double(max(1, source.height))
     return region.width * factorX >= Double(output.width) && region.height * factorY >= Double(output.height)

@@ -13,23 +13,20 @@ import ThumbifySystem
 /// let blob = try store.store(bytes, fileExtension: "webp")
 /// blob.path   // "blobs/3f/a2/3fa2….webp"
 /// ```
-public struct BlobStore: BlobStoring {
+package struct BlobStore: BlobStoring {
   /// The output directory; blob paths are relative to it.
-  public var root: String
+  package var root: String
 
-  public init(root: String) {
+  package init(root: String) {
     self.root = root
   }
 
   /// The relative path of a blob with this digest and extension.
-  public static func relativePath(sha256: String, fileExtension: String) -> String {
-    let characters = Array(sha256)
-    let first = String(characters.prefix(2))
-    let second = String(characters.dropFirst(2).prefix(2))
-    return "\(OutputLayout.blobsName)/\(first)/\(second)/\(sha256).\(fileExtension)"
+  package static func relativePath(sha256: String, fileExtension: String) -> String {
+    OutputLayout.blobPath(sha256: sha256, fileExtension: fileExtension)
   }
 
-  public func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
+  package func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
     let sha256 = SHA256Digest.hex(of: bytes)
     let relative = Self.relativePath(sha256: sha256, fileExtension: fileExtension)
     let path = root + "/" + relative

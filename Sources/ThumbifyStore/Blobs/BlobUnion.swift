@@ -9,33 +9,33 @@ import ThumbifySystem
 /// A link (`link(2)`) puts the whole file under its name at once, and a copy is written to an unnamed
 /// file and linked into place, so no reader ever sees a torn blob. Links are not fsynced one by one:
 /// call `sync(_:)` before a manifest names them.
-public struct BlobUnion: Sendable {
+package struct BlobUnion: Sendable {
   /// The output directory the blobs go into.
-  public let target: String
+  package let target: String
 
-  public init(target: String) {
+  package init(target: String) {
     self.target = target
   }
 
   /// What one union did.
-  public struct Counts: Sendable, Equatable {
+  package struct Counts: Sendable, Equatable {
     /// Blobs hard-linked from the source.
-    public var linked = 0
+    package var linked = 0
     /// Blobs copied (another file system).
-    public var copied = 0
+    package var copied = 0
     /// Blobs the target already held.
-    public var present = 0
+    package var present = 0
     /// Files whose bytes do not hash to their name (left out; named in `rejectedPaths`).
-    public var rejected = 0
+    package var rejected = 0
     /// The first 100 rejected paths, relative to the source.
-    public var rejectedPaths: [String] = []
-    public var bytes = 0
+    package var rejectedPaths: [String] = []
+    package var bytes = 0
     /// The target's directories that got a new link (at most 65,536 `blobs/ab/cd`), for `sync(_:)`.
-    public var linkedDirectories: Set<String> = []
+    package var linkedDirectories: Set<String> = []
 
-    public init() {}
+    package init() {}
 
-    public static func + (lhs: Counts, rhs: Counts) -> Counts {
+    package static func + (lhs: Counts, rhs: Counts) -> Counts {
       var sum = lhs
       sum.linked += rhs.linked
       sum.copied += rhs.copied
@@ -49,14 +49,14 @@ public struct BlobUnion: Sendable {
   }
 
   /// The largest blob accepted (a thumbnail is kilobytes; a source image is never stored).
-  public static let maximumBlobSize = 64 << 20
+  package static let maximumBlobSize = 64 << 20
 
   /// Brings every blob under `<source>/blobs` (`ab/cd/<sha256>.<ext>`) into the target. Temporary
   /// files and names that are not blob names are left out. The directory tree is read one entry at a
   /// time: memory does not grow with the number of blobs.
   ///
   /// - Throws: `StoreError.io` when a directory cannot be read or a blob cannot be written.
-  public func unite(from source: String) throws(StoreError) -> Counts {
+  package func unite(from source: String) throws(StoreError) -> Counts {
     var counts = Counts()
     let root = OutputLayout.path(OutputLayout.blobsName, in: source)
     guard FileSystem.isDirectory(root) else { return counts }
@@ -66,7 +66,7 @@ public struct BlobUnion: Sendable {
         guard Self.isHexPair(second) else { return }
         try Self.forEachEntry(in: root + "/" + first + "/" + second) { (name) throws(StoreError) in
           guard let sha = Self.digest(ofName: name), sha.hasPrefix(first + second) else { return }
-          let relative = "\(OutputLayout.blobsName)/\(first)/\(second)/\(name)"
+          let relative = OutputLayout.blobPath(fileName: name)
           counts = counts + (try bring(relative, from: source))
         }
       }
@@ -80,7 +80,7 @@ public struct BlobUnion: Sendable {
   ///
   /// - Throws: `StoreError.io` when the blob cannot be written into the target.
   @discardableResult
-  public func bring(_ relativePath: String, from source: String) throws(StoreError) -> Counts {
+  package func bring(_ relativePath: String, from source: String) throws(StoreError) -> Counts {
     var counts = Counts()
     let destination = OutputLayout.path(relativePath, in: target)
     if access(destination, F_OK) == 0 {
@@ -99,7 +99,7 @@ public struct BlobUnion: Sendable {
     let directory = String(destination[..<(destination.lastIndex(of: "/") ?? destination.endIndex)])
     try FileSystem.makeDirectories(directory)
     counts.bytes = bytes.count
-    if link(origin, destination) == 0 || errno == EEXIST {
+    if link(origin, destination) == 0 || Errno.current == .fileExists {
       counts.linked = 1
       counts.linkedDirectories = [directory]
       return counts
@@ -114,12 +114,13 @@ public struct BlobUnion: Sendable {
   /// fsynced (the linked files' bytes were fsynced by the crawl that wrote them; copies are fsynced as
   /// they are written). Not `syncfs(2)`, which on a shared machine waits for everyone's dirty pages:
   /// it took most of a small merge's wall time.
-  public func sync(_ counts: Counts) throws(StoreError) {
+  package func sync(_ counts: Counts) throws(StoreError) {
     for directory in counts.linkedDirectories.sorted() {
-      let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard descriptor >= 0 else { throw SystemCall.error("open", directory) }
-      defer { close(descriptor) }
-      guard fsync(descriptor) == 0 else { throw SystemCall.error("flush", directory) }
+      do {
+        try FileDescriptor(opening: directory, O_RDONLY | O_DIRECTORY).sync()
+      } catch {
+        throw SystemCall.error("flush", directory, error)
+      }
     }
   }
 
@@ -147,16 +148,20 @@ public struct BlobUnion: Sendable {
   static func forEachEntry(in directory: String, _ body: (String) throws(StoreError) -> Void)
     throws(StoreError)
   {
-    guard let stream = opendir(directory) else { throw SystemCall.error("list", directory) }
-    defer { closedir(stream) }
+    let entries: DirectoryEntries
+    do {
+      entries = try DirectoryEntries(directory)
+    } catch {
+      throw SystemCall.error("list", directory, error)
+    }
     while true {
-      errno = 0
-      guard let entry = readdir(stream) else {
-        if errno != 0 { throw SystemCall.error("list", directory) }
-        return
+      let next: String?
+      do {
+        next = try entries.next()
+      } catch {
+        throw SystemCall.error("list", directory, error)
       }
-      let name = FileSystem.name(of: entry)
-      if name == "." || name == ".." { continue }
+      guard let name = next else { return }
       try body(name)
     }
   }

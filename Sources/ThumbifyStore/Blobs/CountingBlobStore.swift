@@ -2,18 +2,18 @@ import Synchronization
 import ThumbifySystem
 
 /// A `BlobStoring` that forwards to another store and counts the blobs it newly wrote.
-public final class CountingBlobStore: BlobStoring {
+package final class CountingBlobStore: BlobStoring {
   private let base: any BlobStoring
   private let counts = Mutex((blobs: 0, bytes: 0))
 
-  public init(_ base: any BlobStoring) {
+  package init(_ base: any BlobStoring) {
     self.base = base
   }
 
   /// Blobs written (not already present) and their bytes, so far.
-  public var written: (blobs: Int, bytes: Int) { counts.withLock { $0 } }
+  package var written: (blobs: Int, bytes: Int) { counts.withLock { $0 } }
 
-  public func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
+  package func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
     let blob = try base.store(bytes, fileExtension: fileExtension)
     if blob.isNew { counts.withLock { $0 = ($0.blobs + 1, $0.bytes + blob.bytes) } }
     return blob

@@ -7,24 +7,24 @@ import ThumbifySystem
 /// than the grace period (a crawl writes blobs before it references them). It takes the run lock, so
 /// it never runs beside a crawl of the same directory. Leftover temp files (`.tmp-*`, from a crash
 /// mid-write) older than the grace period are removed too.
-public struct GarbageCollector: Sendable {
+package struct GarbageCollector: Sendable {
   /// What a collection did.
-  public struct Report: Sendable, Equatable {
-    public var removed = 0
-    public var removedBytes = 0
-    public var kept = 0
-    public var keptBytes = 0
+  package struct Report: Sendable, Equatable {
+    package var removed = 0
+    package var removedBytes = 0
+    package var kept = 0
+    package var keptBytes = 0
     /// Unreferenced blobs kept because they are younger than the grace period.
-    public var keptYoung = 0
+    package var keptYoung = 0
   }
 
   /// The output directory and the state directory whose references keep blobs.
-  public var layout: OutputLayout
-  public var outputDirectory: String { layout.directory }
+  package var layout: OutputLayout
+  package var outputDirectory: String { layout.directory }
   /// Seconds an unreferenced blob is kept after its last modification.
-  public var grace: Double
+  package var grace: Double
 
-  public init(layout: OutputLayout, grace: Double = 86_400) {
+  package init(layout: OutputLayout, grace: Double = 86_400) {
     self.layout = layout
     self.grace = grace
   }
@@ -33,7 +33,7 @@ public struct GarbageCollector: Sendable {
   ///
   /// - Throws: `StoreError.locked` when a crawl holds the directory; `.database`/`.io` when the
   ///   manifest or state cannot be read.
-  public func collect(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Report {
+  package func collect(now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Report {
     let lock = try RunLock(layout)
     defer { withExtendedLifetime(lock) {} }
     ManifestWriter.removeStaleTemporaries(of: layout.manifest)
@@ -79,11 +79,8 @@ public struct GarbageCollector: Sendable {
 
   /// Calls `body` with every regular file under `relative`, depth first.
   private func walk(_ relative: String, _ body: (String, Int, Double) -> Void) {
-    guard let directory = opendir(outputDirectory + "/" + relative) else { return }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-      let name = FileSystem.name(of: entry)
-      if name == "." || name == ".." { continue }
+    guard let entries = try? DirectoryEntries(outputDirectory + "/" + relative) else { return }
+    while let name = try? entries.next() {
       let child = relative + "/" + name
       var status = stat()
       guard lstat(outputDirectory + "/" + child, &status) == 0 else { continue }

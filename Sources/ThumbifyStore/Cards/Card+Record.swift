@@ -6,7 +6,7 @@ extension Card {
   ///
   /// `failed` records give a card holding only the URL, domain and error, so a frontend can say
   /// why there is no preview; `stale` records keep their last good data and carry the new error.
-  public init(record: CrawlRecord) {
+  package init(record: CrawlRecord) {
     self.init(record: record, key: CardKey(normalizedURL: record.normalizedURL))
   }
 
@@ -57,7 +57,7 @@ extension Card {
   }
 
   /// Whether `string` is an absolute http or https URL with a host: the only links a card makes.
-  public static func isLinkable(_ string: String) -> Bool {
+  package static func isLinkable(_ string: String) -> Bool {
     if normalHost(string) != nil { return true }
     guard let components = URLComponents(string: string), let scheme = components.scheme?.lowercased(),
       scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty

@@ -6,6 +6,7 @@ import ThumbifyExtracting
 /// validators, so a card file changes only when what it shows changes (a CDN sees no churn).
 /// The schema is `docs/cards.schema.json`; fields are omitted when unknown.
 public struct Card: Sendable, Codable, Equatable {
+  /// The version written in `schema` (docs/cards.schema.json).
   public static let schemaVersion = 1
   /// Text fields longer than this many characters are cut (a hostile page cannot bloat every card).
   public static let maximumTextLength = 1_000
@@ -28,6 +29,7 @@ public struct Card: Sendable, Codable, Equatable {
     /// The source image's full size, for the aspect ratio; 0 when unknown (a picture the page named
     /// but nothing has thumbnailed yet: `LinkMetadata` from `LinkMetadataProvider`).
     public var width: Int
+    /// The source image's full height, upright (like `width`).
     public var height: Int
     /// ThumbHash, base64: a blurred preview to draw until a variant has loaded.
     public var placeholder: String?
@@ -58,7 +60,9 @@ public struct Card: Sendable, Codable, Equatable {
     public var name: String
     /// Relative to the directory holding `manifest.jsonl` and `cards/`: `blobs/ab/cd/<sha256>.webp`.
     public var path: String
+    /// The thumbnail's width in pixels.
     public var width: Int
+    /// The thumbnail's height in pixels.
     public var height: Int
     /// `webp`, `jpeg`, `png` or `avif`.
     public var format: String
@@ -69,8 +73,11 @@ public struct Card: Sendable, Codable, Equatable {
   public struct Video: Sendable, Codable, Equatable {
     /// An http or https URL.
     public var url: String
+    /// The MIME type the page gives (`video/mp4`, `text/html` for a player).
     public var type: String?
+    /// The width the page gives, in CSS pixels.
     public var width: Int?
+    /// The height the page gives, in CSS pixels.
     public var height: Int?
     /// `file` or `player`; absent when neither the page's type nor the URL says.
     public var kind: MediaKind?
@@ -82,18 +89,25 @@ public struct Card: Sendable, Codable, Equatable {
   public struct Audio: Sendable, Codable, Equatable {
     /// An http or https URL.
     public var url: String
+    /// The MIME type the page gives (`audio/mpeg`, `text/html` for a player).
     public var type: String?
+    /// `file` or `player`, as for a video.
     public var kind: MediaKind?
+    /// The running time in whole seconds.
     public var duration: Int?
   }
 
   /// Why the last run failed for this URL.
   public struct Failure: Sendable, Codable, Equatable {
+    /// The stable error code (docs/errors.md: `dns`, `httpStatus`, `timedOut`, …).
     public var code: String
+    /// A sentence for people.
     public var message: String
+    /// Where it failed: `fetch`, `render`, `image`, … (absent in cards of earlier versions).
     public var stage: String?
   }
 
+  /// The card schema's version (`schemaVersion`).
   public var schema: Int
   /// The card key: SHA-256 of `normalizedURL`, hex.
   public var key: String
@@ -110,11 +124,15 @@ public struct Card: Sendable, Codable, Equatable {
   public var originalURL: String?
   /// The link's host for display, lower-case, without a leading `www.`.
   public var domain: String?
+  /// How the card came to be: fetched now, unchanged, or kept from an earlier run.
   public var state: State
   /// `true` when `state` is `stale`: the frontend may mark the card as out of date.
   public var stale: Bool
+  /// The page's title (OpenGraph, Twitter, JSON-LD or `<title>`), cut to `maximumTextLength`.
   public var title: String?
+  /// The page's summary, cut to `maximumTextLength`.
   public var description: String?
+  /// The site's name (`og:site_name`, JSON-LD publisher, or the domain's).
   public var siteName: String?
   /// The page's language (`lang`), for `lang` attributes.
   public var lang: String?
@@ -125,15 +143,20 @@ public struct Card: Sendable, Codable, Equatable {
   public var publishedTimeSource: String?
   /// When the page says it was last modified (`PageMetadata.modifiedTime`), like `publishedTime`.
   public var modifiedTime: String?
+  /// The card image and its thumbnails.
   public var image: Picture?
+  /// The site icon and its thumbnails.
   public var icon: Picture?
+  /// The video the page declares.
   public var video: Video?
+  /// The audio the page declares.
   public var audio: Audio?
   /// The provider's player from the page's oEmbed: one https iframe (`PageMetadata.embed`).
   public var embed: Embed?
   /// `true` when the page looks like a script-built app shell that was not rendered: its card is
   /// empty, and `crawl --render auto` would fill it. Absent otherwise.
   public var needsRendering: Bool?
+  /// Why the last run failed for this URL (`state` `failed`, or `stale` with the last good card).
   public var error: Failure?
   /// Why the card has no image although the page named one (every candidate failed to load or
   /// decode); the page itself succeeded.

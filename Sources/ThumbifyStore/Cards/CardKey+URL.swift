@@ -4,7 +4,7 @@ extension CardKey {
   /// The key of any spelling of a URL: normalized as the crawl does, then hashed.
   ///
   /// - Throws: `FetchError.invalidURL` or `.unsupportedScheme` when `url` is not an http(s) URL.
-  public init(url: String) throws(FetchError) {
+  package init(url: String) throws(FetchError) {
     self.init(normalizedURL: try URLNormalization.normalize(url))
   }
 }

@@ -16,35 +16,35 @@ import ThumbifySystem
 /// Memory: a session started with `start()` keeps the set of keys written (32 bytes per card, needed
 /// to remove the others); one started with `start(keeping:)` asks its caller instead and holds nothing
 /// per card (a crawl keeps the keys in its state database).
-public struct CardWriter: Sendable {
+package struct CardWriter: Sendable {
   /// The directory holding `manifest.jsonl`; blob paths in cards are relative to it.
-  public var outputDirectory: String
+  package var outputDirectory: String
 
-  public init(outputDirectory: String) {
+  package init(outputDirectory: String) {
     self.outputDirectory = outputDirectory
   }
 
   /// `<outputDirectory>/cards`
-  public var cardsDirectory: String { OutputLayout.cards(in: outputDirectory) }
+  package var cardsDirectory: String { OutputLayout.cards(in: outputDirectory) }
 
   /// What one run of the writer did.
-  public struct Summary: Sendable, Equatable {
+  package struct Summary: Sendable, Equatable {
     /// Cards created or whose content changed.
-    public var written = 0
+    package var written = 0
     /// Cards whose file already held exactly these bytes.
-    public var unchanged = 0
+    package var unchanged = 0
     /// Cards removed because their URL is no longer in the manifest.
-    public var removed = 0
+    package var removed = 0
     /// Records skipped because an earlier record had the same normalized URL.
-    public var duplicates = 0
+    package var duplicates = 0
 
-    public init() {}
+    package init() {}
   }
 
   /// Starts a run: write each record with `Session.write(_:)`, then call `Session.finish()`.
   ///
   /// - Throws: `StoreError` when the cards directory cannot be created.
-  public func start() throws(StoreError) -> Session {
+  package func start() throws(StoreError) -> Session {
     try FileSystem.makeDirectories(cardsDirectory)
     return Session(cardsDirectory: cardsDirectory, isKept: nil)
   }
@@ -57,7 +57,7 @@ public struct CardWriter: Sendable {
   ///
   /// - Parameter isKept: whether the card named by a key belongs to this run.
   /// - Throws: `StoreError` when the cards directory cannot be created.
-  public func start(keeping isKept: @escaping @Sendable (CardKey) throws(StoreError) -> Bool)
+  package func start(keeping isKept: @escaping @Sendable (CardKey) throws(StoreError) -> Bool)
     throws(StoreError) -> Session
   {
     try FileSystem.makeDirectories(cardsDirectory)
@@ -66,7 +66,7 @@ public struct CardWriter: Sendable {
 
   /// Writes the cards of every record and removes the cards of URLs not among them.
   @discardableResult
-  public func write(records: some Sequence<CrawlRecord>) throws(StoreError) -> Summary {
+  package func write(records: some Sequence<CrawlRecord>) throws(StoreError) -> Summary {
     var session = try start()
     for record in records { try session.write(record) }
     return try session.finish()
@@ -74,7 +74,7 @@ public struct CardWriter: Sendable {
 
   /// Regenerates every card from `<outputDirectory>/manifest.jsonl`.
   @discardableResult
-  public func writeFromManifest() throws(StoreError) -> Summary {
+  package func writeFromManifest() throws(StoreError) -> Summary {
     let reader = try ManifestReader(directory: outputDirectory)
     do {
       var session = try start()
@@ -91,7 +91,7 @@ public struct CardWriter: Sendable {
   /// and unescaped slashes, by `JSONWriter`) and a newline.
   ///
   /// - Throws: `StoreError` when the card cannot be encoded (a non-finite number).
-  public static func encodedCard(for record: CrawlRecord) throws(StoreError) -> [UInt8] {
+  package static func encodedCard(for record: CrawlRecord) throws(StoreError) -> [UInt8] {
     try encodedCard(for: record, key: CardKey(normalizedURL: record.normalizedURL))
   }
 
@@ -116,14 +116,14 @@ public struct CardWriter: Sendable {
   ///   compare; a file there all the same (left by a killed run) is replaced.
   /// - Returns: false when the file already held these bytes and was left untouched.
   /// - Throws: `StoreError` when the file cannot be written.
-  public func write(encoded bytes: [UInt8], key: CardKey, isNew: Bool = false) throws(StoreError) -> Bool {
+  package func write(encoded bytes: [UInt8], key: CardKey, isNew: Bool = false) throws(StoreError) -> Bool {
     try Self.writeCard(bytes, key: key, in: cardsDirectory, isNew: isNew)
   }
 
   static func writeCard(_ bytes: [UInt8], key: CardKey, in cardsDirectory: String, isNew: Bool = false)
     throws(StoreError) -> Bool
   {
-    let path = (cardsDirectory as NSString).appendingPathComponent(key.fileName)
+    let path = OutputLayout.path(key.fileName, in: cardsDirectory)
     // Looking up a missing name in a directory of 100,000 cards was ~2.5 % of a first crawl's CPU.
     if !isNew, FileSystem.fileHolds(bytes, at: path) { return false }
     // No fsync per card: 10,000 cards cost 10,000 disk flushes (~5 s of a 10,000-URL crawl). A card is
@@ -134,7 +134,7 @@ public struct CardWriter: Sendable {
   }
 
   /// One run of the writer: the keys written so far (or the caller's answer), so `finish()` can remove the rest.
-  public struct Session: Sendable {
+  package struct Session: Sendable {
     let cardsDirectory: String
     /// The keys written, when the caller does not keep them (`isKept` is nil).
     private var kept = Set<CardKey>()
@@ -150,7 +150,7 @@ public struct CardWriter: Sendable {
     ///
     /// A session from `start()` skips a record whose URL it already wrote (counted in `duplicates`);
     /// one from `start(keeping:)` trusts its caller to hand each URL over once.
-    public mutating func write(_ record: CrawlRecord) throws(StoreError) {
+    package mutating func write(_ record: CrawlRecord) throws(StoreError) {
       let key = CardKey(normalizedURL: record.normalizedURL)
       if isKept == nil, !kept.insert(key).inserted {
         summary.duplicates += 1
@@ -162,7 +162,7 @@ public struct CardWriter: Sendable {
     /// Writes card bytes made by `CardWriter.encodedCard(for:)` as the card named `key`, unless its
     /// file already holds them. No duplicate check (a session from `start()` still records the key,
     /// so `finish()` keeps the card).
-    public mutating func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) {
+    package mutating func write(encoded bytes: [UInt8], key: CardKey) throws(StoreError) {
       if isKept == nil { kept.insert(key) }
       if try CardWriter.writeCard(bytes, key: key, in: cardsDirectory) {
         summary.written += 1
@@ -175,22 +175,29 @@ public struct CardWriter: Sendable {
     ///
     /// The directory is read one entry at a time (`readdir`), never listed whole, and each stale entry
     /// is unlinked as it is met (entries already read are not returned again).
-    public mutating func finish() throws(StoreError) -> Summary {
-      guard let directory = opendir(cardsDirectory) else { throw SystemCall.error("list", cardsDirectory) }
-      defer { closedir(directory) }
+    package mutating func finish() throws(StoreError) -> Summary {
+      let entries: DirectoryEntries
+      do {
+        entries = try DirectoryEntries(cardsDirectory)
+      } catch {
+        throw SystemCall.error("list", cardsDirectory, error)
+      }
       while true {
-        errno = 0
-        guard let entry = readdir(directory) else {
-          if errno != 0 { throw SystemCall.error("list", cardsDirectory) }
-          return summary
+        let next: String?
+        do {
+          next = try entries.next()
+        } catch {
+          throw SystemCall.error("list", cardsDirectory, error)
         }
-        let name = FileSystem.name(of: entry)
+        guard let name = next else { return summary }
         let isLeftover = name.hasPrefix(".tmp-")
         let isCard = name.hasSuffix(".json")
         guard isLeftover || isCard else { continue }
         if isCard, let key = CardKey(hex: String(name.dropLast(5))), try keeps(key) { continue }
         let path = (cardsDirectory as NSString).appendingPathComponent(name)
-        guard unlink(path) == 0 || errno == ENOENT else { throw SystemCall.error("remove", path) }
+        guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
+          throw SystemCall.error("remove", path)
+        }
         if isCard { summary.removed += 1 }
       }
     }

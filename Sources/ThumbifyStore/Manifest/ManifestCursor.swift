@@ -6,9 +6,9 @@ import ThumbifySystem
 /// the order of the list they were crawled from (`thumbify merge`).
 ///
 /// Memory: one line.
-public final class ManifestCursor {
+package final class ManifestCursor {
   /// The manifest's path.
-  public let path: String
+  package let path: String
   private let lines: LineReader?
   private var lineNumber = 0
   private var peeked: (line: [UInt8], normalizedURL: String)?
@@ -17,9 +17,9 @@ public final class ManifestCursor {
   /// (`isMissing`).
   ///
   /// - Throws: `StoreError.io` when the manifest exists but cannot be opened.
-  public init(directory: String) throws(StoreError) {
+  package init(directory: String) throws(StoreError) {
     path = OutputLayout.manifest(in: directory)
-    if access(path, F_OK) != 0 && errno == ENOENT {
+    if access(path, F_OK) != 0 && Errno.current == .noSuchFileOrDirectory {
       lines = nil
     } else {
       lines = try LineReader(path: path, maxLength: ManifestReader.maximumLineLength)
@@ -27,12 +27,12 @@ public final class ManifestCursor {
   }
 
   /// True when the directory has no manifest.
-  public var isMissing: Bool { lines == nil }
+  package var isMissing: Bool { lines == nil }
 
   /// The normalized URL of the next record, or nil at the end.
   ///
   /// - Throws: `StoreError` when the manifest cannot be read, or a line is not a record.
-  public func peek() throws(StoreError) -> String? {
+  package func peek() throws(StoreError) -> String? {
     if let peeked { return peeked.normalizedURL }
     guard let lines else { return nil }
     while let line = try lines.nextLine() {
@@ -48,7 +48,7 @@ public final class ManifestCursor {
   }
 
   /// The next record's line (without its newline) and normalized URL, or nil at the end.
-  public func next() throws(StoreError) -> (line: [UInt8], normalizedURL: String)? {
+  package func next() throws(StoreError) -> (line: [UInt8], normalizedURL: String)? {
     guard try peek() != nil, let record = peeked else { return nil }
     peeked = nil
     return record
@@ -60,7 +60,7 @@ public final class ManifestCursor {
   /// `outcome` (`fetch`, `metadata`, `image`, …) are objects whose own keys could repeat the name, so
   /// the *last* occurrence at nesting depth 1 is searched for by walking the JSON's structure (strings
   /// skipped with their escapes). A value with escapes is decoded by `JSONDecoder`.
-  public static func stringMember(_ name: String, of line: [UInt8]) -> String? {
+  package static func stringMember(_ name: String, of line: [UInt8]) -> String? {
     let key = Array(("\"" + name + "\"").utf8)
     var depth = 0
     var index = 0

@@ -2,27 +2,27 @@ import Foundation
 import ThumbifySystem
 
 /// Reads `manifest.jsonl` one record at a time, in file order, in bounded memory.
-public struct ManifestReader: Sendable {
+package struct ManifestReader: Sendable {
   /// The longest line accepted: a record is a few kilobytes, so a longer line is corruption.
-  public static let maximumLineLength = 16 << 20
+  package static let maximumLineLength = 16 << 20
 
   /// The manifest's path.
-  public let path: String
+  package let path: String
 
   /// A reader of `<directory>/manifest.jsonl`.
   ///
   /// - Throws: `StoreError.io` when the file does not exist or is not readable.
-  public init(directory: String) throws(StoreError) {
+  package init(directory: String) throws(StoreError) {
     path = OutputLayout.manifest(in: directory)
     guard access(path, R_OK) == 0 else {
-      throw .io(path: path, operation: "read the manifest", message: SystemCall.message(errno))
+      throw .io(path: path, operation: "read the manifest", message: SystemCall.message())
     }
   }
 
   /// Calls `body` with each record; blank lines are skipped.
   ///
   /// - Throws: `StoreError` for an unreadable file or malformed line, or what `body` throws.
-  public func readRecords(_ body: (CrawlRecord) throws -> Void) throws {
+  package func readRecords(_ body: (CrawlRecord) throws -> Void) throws {
     try readRecords(inBatchesOf: 1024) { records in
       for record in records { try body(record) }
     }
@@ -33,7 +33,7 @@ public struct ManifestReader: Sendable {
   ///
   /// - Throws: `StoreError` for an unreadable file or malformed line (the first in file order),
   ///   or what `body` throws.
-  public func readRecords(inBatchesOf batchSize: Int, _ body: ([CrawlRecord]) throws -> Void) throws {
+  package func readRecords(inBatchesOf batchSize: Int, _ body: ([CrawlRecord]) throws -> Void) throws {
     let lines: LineReader
     do {
       lines = try LineReader(path: path, maxLength: Self.maximumLineLength)

@@ -4,7 +4,7 @@ import ThumbifySystem
 
 /// Writes `manifest.jsonl` atomically: records go to a temp file that is fsynced and then renamed over
 /// the old manifest, so a reader (or a crash) only ever sees the previous complete manifest or the new one.
-public final class ManifestWriter {
+package final class ManifestWriter {
   private let path: String
   private let temporaryPath: String
   private let descriptor: Int32
@@ -13,13 +13,13 @@ public final class ManifestWriter {
   private var bytesWritten = 0
   private var writebackStarted = 0
   /// Records written so far.
-  public private(set) var count = 0
+  package private(set) var count = 0
 
   /// Starts a new manifest that will replace the file at `path` when `commit()` is called.
   ///
   /// Call it holding the directory's run lock: it removes the temporary files of writers that were
   /// killed (``removeStaleTemporaries(of:)``).
-  public init(path: String) throws(StoreError) {
+  package init(path: String) throws(StoreError) {
     self.path = path
     temporaryPath = path + ".tmp-\(getpid())"
     Self.removeStaleTemporaries(of: path)
@@ -36,15 +36,13 @@ public final class ManifestWriter {
   /// during the manifest pass left one forever). Only for a caller holding the run lock, which no
   /// live writer of the directory can then hold; returns how many were removed.
   @discardableResult
-  public static func removeStaleTemporaries(of path: String) -> Int {
+  package static func removeStaleTemporaries(of path: String) -> Int {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
     let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".tmp-"
-    guard let stream = opendir(directory.isEmpty ? "/" : directory) else { return 0 }
-    defer { closedir(stream) }
+    guard let entries = try? DirectoryEntries(directory.isEmpty ? "/" : directory) else { return 0 }
     var removed = 0
-    while let entry = readdir(stream) {
-      let name = FileSystem.name(of: entry)
+    while let name = try? entries.next() {
       guard name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber) else { continue }
       if unlink(directory + "/" + name) == 0 { removed += 1 }
     }
@@ -52,7 +50,7 @@ public final class ManifestWriter {
   }
 
   /// Appends one record as one line of JSON.
-  public func append(_ record: CrawlRecord) throws(StoreError) {
+  package func append(_ record: CrawlRecord) throws(StoreError) {
     // JSONEncoder's bytes with sorted keys and unescaped slashes (`JSONWriter`).
     guard let data = try? JSONWriter.encode(record) else {
       throw .io(path: temporaryPath, operation: "encode a record for", message: "the record is not encodable")
@@ -61,7 +59,7 @@ public final class ManifestWriter {
   }
 
   /// Appends one record already encoded as this writer would (sorted keys, unescaped slashes, one line).
-  public func append(encoded json: String) throws(StoreError) {
+  package func append(encoded json: String) throws(StoreError) {
     try appendLine(json.utf8)
   }
 
@@ -73,7 +71,7 @@ public final class ManifestWriter {
   }
 
   /// Flushes, fsyncs, and renames the temp file over the manifest; then fsyncs the directory.
-  public func commit() throws(StoreError) {
+  package func commit() throws(StoreError) {
     try flush()
     guard fsync(descriptor) == 0 else { throw SystemCall.error("sync", temporaryPath) }
     guard rename(temporaryPath, path) == 0 else { throw SystemCall.error("rename into", path) }
@@ -91,7 +89,7 @@ public final class ManifestWriter {
   ///
   /// - Returns: whether the manifest was replaced.
   @discardableResult
-  public func commitIfChanged() throws(StoreError) -> Bool {
+  package func commitIfChanged() throws(StoreError) -> Bool {
     try flush()
     if Self.sameContents(temporaryPath, path) { return false }
     try commit()

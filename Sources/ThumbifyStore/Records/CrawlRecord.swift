@@ -1,5 +1,17 @@
 import ThumbifyExtracting
 
+/// What happened to the URL in the run that wrote this record.
+public enum CrawlOutcome: String, Sendable, Codable {
+  /// Fetched and processed in this run.
+  case ok
+  /// The page answered 304: the previous record was kept without image work.
+  case notModified
+  /// This run failed and there was no earlier good card.
+  case failed
+  /// This run failed; the card is the last good one from an earlier run (see `error`).
+  case stale
+}
+
 /// One line of a crawl's `manifest.jsonl`: everything known about one input URL.
 ///
 /// The schema is versioned (`schema`) and documented in `docs/manifest.schema.json`.
@@ -8,62 +20,53 @@ import ThumbifyExtracting
 /// Version 2 gave `url` the meaning it has in cards and `extract` (where the link leads) and named the
 /// input `originalURL`; version 1 records, which a state database may hold, decode into the same
 /// value (their `url` becomes `originalURL`, their metadata's `url` its `canonicalURL`).
-public struct CrawlRecord: Sendable, Codable, Equatable {
-  public static let schemaVersion = 2
+package struct CrawlRecord: Sendable, Codable, Equatable {
+  package static let schemaVersion = 2
 
   /// What happened to the URL in the run that wrote this record.
-  public enum Outcome: String, Sendable, Codable {
-    /// Fetched and processed in this run.
-    case ok
-    /// The page answered 304: the previous record was kept without image work.
-    case notModified
-    /// This run failed and there was no earlier good card.
-    case failed
-    /// This run failed; the card is the last good one from an earlier run (see `error`).
-    case stale
-  }
+  package typealias Outcome = CrawlOutcome
 
-  public var schema: Int
+  package var schema: Int
   /// The URL as asked for: as written in the input (LinkPresentation's `originalURL`).
-  public var originalURL: String
+  package var originalURL: String
   /// The normalized URL used for de-duplication and card keys.
-  public var normalizedURL: String
-  public var outcome: Outcome
-  public var fetch: FetchFacts?
-  public var metadata: PageMetadata?
+  package var normalizedURL: String
+  package var outcome: Outcome
+  package var fetch: FetchFacts?
+  package var metadata: PageMetadata?
   /// The card image's thumbnails.
-  public var image: ThumbnailSet?
+  package var image: ThumbnailSet?
   /// The site icon's thumbnails.
-  public var icon: ThumbnailSet?
+  package var icon: ThumbnailSet?
   /// Why this run failed for this URL (set for `failed` and `stale`).
-  public var error: RecordError?
+  package var error: RecordError?
   /// Why the card has no image although the page named one (every candidate failed); the page itself
   /// succeeded, so `outcome` stays `ok`.
-  public var imageError: RecordError?
+  package var imageError: RecordError?
   /// Why the card has no icon although candidates existed (every candidate failed).
-  public var iconError: RecordError?
+  package var iconError: RecordError?
   /// Set when the page was rendered in headless Chromium (`--render`): why, and which metadata
   /// fields came from the rendered DOM.
-  public var render: RenderFacts?
+  package var render: RenderFacts?
   /// Why the page could not be rendered (code `renderFailed`, stage `render`); the card is the
   /// served HTML's, and `outcome` stays `ok`.
-  public var renderError: RecordError?
+  package var renderError: RecordError?
   /// Why the page's oEmbed endpoint added nothing (stage `oembed`: a fetch error or
   /// `oembedInvalid`); the card is the page's own, and `outcome` stays `ok`.
-  public var oembedError: RecordError?
+  package var oembedError: RecordError?
   /// `true` when the page was not rendered and looks like a script-built app shell whose served HTML
   /// makes an empty card (`RenderRule.needsRendering`): `--render auto` would render it. Absent
   /// otherwise.
-  public var needsRendering: Bool?
+  package var needsRendering: Bool?
   /// The parts of the card a stopped crawl did not finish, in the order they are made: `render`,
   /// `oembed`, `image`, `icon` (docs/crawl.md, "Stopping a crawl"). The page was fetched and read, but a
   /// stop (SIGINT, SIGTERM) kept those requests from being sent or cancelled them; their errors are
   /// absent, as nothing failed. Such a record is never the URL's last good one: the next run completes
   /// it (a resumed run makes only the missing parts from the record's metadata; a new run fetches the
   /// page again). Absent when the card is complete.
-  public var incomplete: [String]?
+  package var incomplete: [String]?
 
-  public init(
+  package init(
     originalURL: String, normalizedURL: String, outcome: Outcome, fetch: FetchFacts? = nil,
     metadata: PageMetadata? = nil, image: ThumbnailSet? = nil, icon: ThumbnailSet? = nil,
     error: RecordError? = nil, imageError: RecordError? = nil, iconError: RecordError? = nil,
@@ -90,18 +93,18 @@ public struct CrawlRecord: Sendable, Codable, Equatable {
 }
 
 /// HTTP facts about the page fetch.
-public struct FetchFacts: Sendable, Codable, Equatable {
-  public var finalURL: String
-  public var status: Int
-  public var redirects: [String]?
-  public var etag: String?
-  public var lastModified: String?
+package struct FetchFacts: Sendable, Codable, Equatable {
+  package var finalURL: String
+  package var status: Int
+  package var redirects: [String]?
+  package var etag: String?
+  package var lastModified: String?
   /// When the page was last fetched with a 2xx, ISO 8601 UTC.
-  public var fetchedAt: String
+  package var fetchedAt: String
   /// Seconds the page transfer took.
-  public var duration: Double?
+  package var duration: Double?
 
-  public init(
+  package init(
     finalURL: String, status: Int, redirects: [String]? = nil, etag: String? = nil,
     lastModified: String? = nil, fetchedAt: String, duration: Double? = nil
   ) {
@@ -119,11 +122,12 @@ public struct FetchFacts: Sendable, Codable, Equatable {
 public struct RecordError: Sendable, Codable, Equatable, Error {
   /// A stable identifier: `dns`, `httpStatus`, `undecodableImage`, … (see docs/errors.md).
   public var code: String
+  /// A sentence for people.
   public var message: String
   /// The stage that failed: `fetch`, `extract`, `image`, `icon`, `store`.
   public var stage: String?
 
-  public init(code: String, message: String, stage: String? = nil) {
+  package init(code: String, message: String, stage: String? = nil) {
     self.code = code
     self.message = message
     self.stage = stage
@@ -134,7 +138,7 @@ extension CrawlRecord {
   /// Where the link leads (LinkPresentation's `url`): the page's canonical URL when it is on the
   /// page's host, else the URL after redirects, else — for a page never fetched — the normalized URL.
   /// Written to the JSON, derived on reading.
-  public var url: String {
+  package var url: String {
     let page = fetch?.finalURL ?? normalizedURL
     return metadata?.canonicalURL(onHostOf: page) ?? page
   }
@@ -144,7 +148,7 @@ extension CrawlRecord {
     case iconError, render, renderError, oembedError, needsRendering, incomplete
   }
 
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let schema = try container.decode(Int.self, forKey: .schema)
     // Decoded records have the current shape, whatever version they were written in.
@@ -169,7 +173,7 @@ extension CrawlRecord {
     incomplete = try container.decodeIfPresent([String].self, forKey: .incomplete)
   }
 
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(schema, forKey: .schema)
     try container.encode(url, forKey: .url)
@@ -191,7 +195,7 @@ extension CrawlRecord {
   }
 
   /// Every blob this record references (image and icon variants), relative to the output directory.
-  public var blobPaths: [String] {
+  package var blobPaths: [String] {
     (image?.variants ?? []).map(\.path) + (icon?.variants ?? []).map(\.path)
   }
 }

@@ -12,7 +12,7 @@ public struct RenderFacts: Sendable, Codable, Equatable {
   /// `location.href = …`).
   public var finalURL: String?
 
-  public init(reason: String, fields: [String], finalURL: String? = nil) {
+  package init(reason: String, fields: [String], finalURL: String? = nil) {
     self.reason = reason
     self.fields = fields
     self.finalURL = finalURL

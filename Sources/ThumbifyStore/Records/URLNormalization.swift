@@ -26,12 +26,12 @@ import ThumbifyFetching
 /// ```swift
 /// try URLNormalization.normalize("HTTP://Example.COM:80/a/./b/../c#top")  // "http://example.com/a/c"
 /// ```
-public enum URLNormalization {
+package enum URLNormalization {
   /// Returns the normalized form of `url`.
   ///
   /// - Throws: `FetchError.unsupportedScheme` for a scheme other than http/https, `FetchError.invalidURL`
   ///   for anything that is not an absolute http(s) URL with a valid host and port.
-  public static func normalize(_ url: String) throws(FetchError) -> String {
+  package static func normalize(_ url: String) throws(FetchError) -> String {
     if isAlreadyNormal(url) { return url }
     return try normalizeByRules(url)
   }

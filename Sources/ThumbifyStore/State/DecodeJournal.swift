@@ -20,13 +20,13 @@ import ThumbifySystem
 /// A poisoned source is not decoded: its image gets `crashedDecoder`. The record of deaths is kept in
 /// the state database per thumbify version, so an upgrade (which may fix the decoder) tries again, and
 /// a changed image is a new source. A source that decodes once again loses its forgiven death.
-public final class DecodeJournal: Sendable {
+package final class DecodeJournal: Sendable {
   /// A source a dead run left in the journal.
-  public struct Death: Sendable, Equatable {
-    public var sourceSHA256: String
-    public var url: String
+  package struct Death: Sendable, Equatable {
+    package var sourceSHA256: String
+    package var url: String
     /// True when the journal holds its `crash` line (a fatal signal while it was decoded).
-    public var crashed: Bool
+    package var crashed: Bool
   }
 
   /// What a journal file holds: its attempt token and the sources that began and did not end.
@@ -38,7 +38,7 @@ public final class DecodeJournal: Sendable {
   private let descriptor: Int32
   private let path: String
   /// Sources not to decode (SHA-256).
-  public let poisoned: Set<String>
+  package let poisoned: Set<String>
   /// Sources with a forgiven death on record, cleared when they decode again.
   private let suspects: Mutex<Set<String>>
   private let state: StateStore
@@ -47,7 +47,7 @@ public final class DecodeJournal: Sendable {
 
   /// Reads what the previous run left at `path`, records its deaths in `state`, then starts the file
   /// afresh for this run. Call it under the run lock.
-  public init(path: String, state: StateStore, version: String = ThumbifyVersion.current)
+  package init(path: String, state: StateStore, version: String = ThumbifyVersion.current)
     throws(StoreError)
   {
     let left = try Self.read(path)
@@ -62,7 +62,7 @@ public final class DecodeJournal: Sendable {
     // Only now that the deaths are committed may the file that told of them go.
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
-      throw .io(path: path, operation: "open the decode journal", message: String(cString: strerror(errno)))
+      throw SystemCall.error("open the decode journal", path)
     }
     self.descriptor = descriptor
     // A token for this attempt: recording the same journal twice (a run that dies before truncating
@@ -73,10 +73,10 @@ public final class DecodeJournal: Sendable {
   deinit { close(descriptor) }
 
   /// The image URLs whose poisoned sources this run skipped.
-  public var skipped: [String] { skips.withLock { $0.sorted() } }
+  package var skipped: [String] { skips.withLock { $0.sorted() } }
 
   /// Whether `sha`, fetched from `url`, must not be decoded; remembers the URL as skipped when so.
-  public func isPoisoned(_ sha: String, url: String) -> Bool {
+  package func isPoisoned(_ sha: String, url: String) -> Bool {
     guard poisoned.contains(sha) else { return false }
     skips.withLock { _ = $0.insert(url) }
     return true
@@ -85,7 +85,7 @@ public final class DecodeJournal: Sendable {
   /// Runs `body`, the CPU work on the source `sha` fetched from `url`, between its journal lines.
   ///
   /// A journal that cannot be written does not stop the decode (the protection is lost, not the image).
-  public func decoding<T, E: Error>(sha: String, url: String, _ body: () throws(E) -> T) throws(E) -> T {
+  package func decoding<T, E: Error>(sha: String, url: String, _ body: () throws(E) -> T) throws(E) -> T {
     let begin = "begin \(sha) \(Self.oneLine(url))\n"
     let crash = "crash \(sha)\n"
     begin.withCString { beginLine in
@@ -104,7 +104,7 @@ public final class DecodeJournal: Sendable {
   private func append(_ line: String) throws(StoreError) {
     let status = line.withCString { thumbify_journal_end(descriptor, $0, strlen($0)) }
     guard status == 0 else {
-      throw .io(path: path, operation: "write the decode journal", message: String(cString: strerror(errno)))
+      throw SystemCall.error("write the decode journal", path)
     }
   }
 
@@ -117,8 +117,8 @@ public final class DecodeJournal: Sendable {
   /// The journal at `path`, or empty contents when there is none.
   static func read(_ path: String) throws(StoreError) -> Contents {
     guard let file = fopen(path, "r") else {
-      if errno == ENOENT { return Contents() }
-      throw .io(path: path, operation: "read the decode journal", message: String(cString: strerror(errno)))
+      if Errno.current == .noSuchFileOrDirectory { return Contents() }
+      throw SystemCall.error("read the decode journal", path)
     }
     defer { fclose(file) }
     var parser = Parser()

@@ -39,7 +39,7 @@ final class SQLiteDatabase {
     self.path = path
     var status = stat()
     guard stat(path, &status) == 0 else {
-      throw StoreError.database(path: path, message: SystemCall.message(errno))
+      throw StoreError.database(path: path, message: SystemCall.message())
     }
     var log = stat()
     let hasLog = stat(path + "-wal", &log) == 0 && log.st_size > 0

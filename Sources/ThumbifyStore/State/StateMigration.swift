@@ -15,9 +15,9 @@ import ThumbifySystem
 ///    after the rename leaves the new one, whose record tells the next run to finish removing the old.
 ///
 /// A new state directory that already holds a database wins: the old one is left, with a warning.
-public enum StateMigration {
+package enum StateMigration {
   /// What a migration did.
-  public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+  package enum Outcome: Sendable, Equatable, CustomStringConvertible {
     /// There was no old state directory.
     case nothing
     /// The old directory was renamed (one file system) or copied and removed (`isCopied`).
@@ -29,7 +29,7 @@ public enum StateMigration {
     case keptBoth(old: String, new: String)
 
     /// One line for the log.
-    public var description: String {
+    package var description: String {
       switch self {
       case .nothing: "No state to move."
       case .moved(let from, let to, _): "Moved the crawl state from '\(from)' to '\(to)'."
@@ -42,7 +42,7 @@ public enum StateMigration {
     }
 
     /// Whether it is a warning rather than news.
-    public var isWarning: Bool {
+    package var isWarning: Bool {
       if case .keptBoth = self { return true }
       return false
     }
@@ -68,7 +68,7 @@ public enum StateMigration {
   /// - Throws: `StoreError.locked` when a run holds the old (or the new) directory; `.io` when a
   ///   file cannot be moved.
   @discardableResult
-  public static func run(_ layout: OutputLayout) throws(StoreError) -> Outcome {
+  package static func run(_ layout: OutputLayout) throws(StoreError) -> Outcome {
     try run(layout, forceCopy: false, stoppingAfter: nil) ?? .nothing
   }
 
@@ -101,12 +101,12 @@ public enum StateMigration {
         syncDirectory(layout.directory)
         return .moved(from: old, to: new, isCopied: false)
       }
-      guard errno == EXDEV else { throw SystemCall.error("move the state directory to", new) }
+      guard Errno.current == .crossDevice else { throw SystemCall.error("move the state directory to", new) }
     }
     let temporary = new + ".tmp-\(getpid())"
     guard mkdir(temporary, 0o755) == 0 else { throw SystemCall.error("create directory", temporary) }
     var copied = 0
-    for file in try entries(of: old) where file != "lock" {
+    for file in try entries(of: old) where file != OutputLayout.lockName {
       let source = old + "/" + file
       var status = stat()
       guard lstat(source, &status) == 0 else { throw SystemCall.error("read", source) }
@@ -140,7 +140,9 @@ public enum StateMigration {
     let lock = try RunLock(path: layout.lock, directory: layout.directory)
     defer { withExtendedLifetime(lock) {} }
     for path in [layout.standardInputSpool, layout.decodeJournal, layout.migrationRecord, layout.lock] {
-      guard unlink(path) == 0 || errno == ENOENT else { throw SystemCall.error("remove", path) }
+      guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
+        throw SystemCall.error("remove", path)
+      }
     }
     guard rmdir(layout.stateDirectory) == 0 else {
       throw SystemCall.error("replace the unused state directory", layout.stateDirectory)
@@ -154,37 +156,45 @@ public enum StateMigration {
     var removed = 0
     for file in try entries(of: directory) {
       let path = directory + "/" + file
-      guard unlink(path) == 0 || errno == ENOENT else { throw SystemCall.error("remove", path) }
+      guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
+        throw SystemCall.error("remove", path)
+      }
       removed += 1
       if stop == .removedOneFile, removed == 1 { return false }
     }
-    guard rmdir(directory) == 0 || errno == ENOENT else { throw SystemCall.error("remove", directory) }
+    guard rmdir(directory) == 0 || Errno.current == .noSuchFileOrDirectory else {
+      throw SystemCall.error("remove", directory)
+    }
     syncDirectory((directory as NSString).deletingLastPathComponent)
     return true
   }
 
   /// Copies the file at `source` to a new file at `destination` and fsyncs it.
   private static func copyDurably(_ source: String, to destination: String) throws(StoreError) {
-    let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw SystemCall.error("open", source) }
-    defer { close(input) }
-    try SystemCall.copy(from: input, inputName: source, to: destination)
-    let output = open(destination, O_WRONLY | O_CLOEXEC)
-    guard output >= 0 else { throw SystemCall.error("open", destination) }
-    defer { close(output) }
-    guard fsync(output) == 0 else { throw SystemCall.error("flush", destination) }
+    let input: FileDescriptor
+    do {
+      input = try FileDescriptor(opening: source, O_RDONLY)
+    } catch {
+      throw SystemCall.error("open", source, error)
+    }
+    try SystemCall.copy(from: input.rawValue, inputName: source, to: destination)
+    do {
+      try FileDescriptor(opening: destination, O_WRONLY).sync()
+    } catch {
+      throw SystemCall.error("flush", destination, error)
+    }
   }
 
   /// The names in `directory`, but `.` and `..`.
   private static func entries(of directory: String) throws(StoreError) -> [String] {
-    guard let stream = opendir(directory) else { throw SystemCall.error("list", directory) }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-      let name = FileSystem.name(of: entry)
-      if name != "." && name != ".." { names.append(name) }
+    do {
+      let entries = try DirectoryEntries(directory)
+      var names: [String] = []
+      while let name = try entries.next() { names.append(name) }
+      return names
+    } catch {
+      throw SystemCall.error("list", directory, error)
     }
-    return names
   }
 
   /// Removes `<prefix><digits>` directories (copies a killed migration left) and their files.

@@ -14,22 +14,22 @@ extension StateStore {
   /// A kill loses the open batch, never part of it, and never an earlier one. A failed commit (or a
   /// write SQLite answered by rolling the batch back) fails the store: that call and every later one
   /// throws `StoreError.database`, so work whose save was lost is never reported as saved.
-  public struct GroupCommit: Sendable, Equatable {
+  package struct GroupCommit: Sendable, Equatable {
     /// The writes a batch holds before it is committed; 1 commits every write before it returns.
-    public var maxWrites: Int
+    package var maxWrites: Int
     /// How long a batch stays open at most (give or take the wait for the store's lock).
-    public var maxDelay: Duration
+    package var maxDelay: Duration
 
-    public init(maxWrites: Int, maxDelay: Duration) {
+    package init(maxWrites: Int, maxDelay: Duration) {
       self.maxWrites = max(1, maxWrites)
       self.maxDelay = maxDelay
     }
 
     /// Every write is its own transaction, committed before it returns.
-    public static let immediate = GroupCommit(maxWrites: 1, maxDelay: .zero)
+    package static let immediate = GroupCommit(maxWrites: 1, maxDelay: .zero)
     /// The crawl's: a batch is committed at 64 writes (a page's record, an image's state, a thumbnail set
     /// are one write each) or after 50 ms.
-    public static let crawl = GroupCommit(maxWrites: 64, maxDelay: .milliseconds(50))
+    package static let crawl = GroupCommit(maxWrites: 64, maxDelay: .milliseconds(50))
   }
 
   final class Connection: @unchecked Sendable {

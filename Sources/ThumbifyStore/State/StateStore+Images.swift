@@ -6,7 +6,7 @@ import ThumbifySystem
 // The state database's images and their thumbnails, shared by every page that uses them.
 extension StateStore {
   /// What is known about the image at `url`.
-  public func image(_ url: String) throws(StoreError) -> ImageState {
+  package func image(_ url: String) throws(StoreError) -> ImageState {
     let rows = try withDatabase { (db) throws(StoreError) in
       try db.query(
         "SELECT etag, last_modified, source_sha, error, run, fetched_at FROM images WHERE url = ?",
@@ -20,7 +20,7 @@ extension StateStore {
   }
 
   /// Records the outcome of fetching the image at `url` in `run`.
-  public func saveImage(_ url: String, state: ImageState) throws(StoreError) {
+  package func saveImage(_ url: String, state: ImageState) throws(StoreError) {
     let error = state.error.flatMap { Self.json($0) }
     try write { (db) throws(StoreError) in
       try db.query(
@@ -37,7 +37,7 @@ extension StateStore {
   }
 
   /// The thumbnails made earlier from the source bytes with hash `sourceSHA256` for `variants`.
-  public func thumbnails(sourceSHA256: String, variants: String) throws(StoreError) -> ThumbnailSet? {
+  package func thumbnails(sourceSHA256: String, variants: String) throws(StoreError) -> ThumbnailSet? {
     let rows = try withDatabase { (db) throws(StoreError) in
       try db.query(
         "SELECT result FROM thumbnails WHERE source_sha = ? AND variants = ?",
@@ -49,7 +49,8 @@ extension StateStore {
   }
 
   /// Records the thumbnails made from `sourceSHA256` for `variants` (blobs must already be on disk).
-  public func saveThumbnails(_ set: ThumbnailSet, sourceSHA256: String, variants: String) throws(StoreError) {
+  package func saveThumbnails(_ set: ThumbnailSet, sourceSHA256: String, variants: String) throws(StoreError)
+  {
     let json = Self.json(set) ?? "{}"
     try write { (db) throws(StoreError) in
       try db.query(

@@ -5,7 +5,7 @@ import ThumbifySystem
 // sets, robots.txt entries and decoder deaths, read from it without writing there.
 extension StateStore {
   /// Which of the other database's pages to take, and over which of this one's.
-  public enum PageImport: Sendable {
+  package enum PageImport: Sendable {
     /// Pages `isOwned` accepts replace this database's row of the same URL (a merge: the shard that
     /// crawls a URL has its newest state); the others are taken only where this database has none.
     case replacingOwned(isOwned: @Sendable (String) -> Bool)
@@ -15,13 +15,13 @@ extension StateStore {
   }
 
   /// What `importState(from:pages:onPage:)` took.
-  public struct ImportCounts: Sendable, Equatable {
+  package struct ImportCounts: Sendable, Equatable {
     /// Page rows inserted or changed.
-    public var pages = 0
-    public var images = 0
-    public var thumbnailSets = 0
+    package var pages = 0
+    package var images = 0
+    package var thumbnailSets = 0
 
-    public init() {}
+    package init() {}
   }
 
   /// Takes the pages, images, thumbnail sets, robots.txt entries and decoder deaths of the state
@@ -42,7 +42,7 @@ extension StateStore {
   /// - Returns: what was taken. Memory: one row at a time.
   /// - Throws: `StoreError.database` when either database fails, or what the callbacks throw.
   @discardableResult
-  public func importState(
+  package func importState(
     from path: String, pages: PageImport,
     onPage: (_ good: String?, _ current: String?) throws(StoreError) -> Void = { _, _ throws(StoreError) in },
     onThumbnailSet: (String) throws(StoreError) -> Void = { _ throws(StoreError) in }
@@ -184,7 +184,7 @@ extension StateStore {
   /// Runs `body` with a function that remembers one card key of a manifest being written (as
   /// `forEachRecord` does: `isListed(_:)` answers about them until the next walk), returning false for
   /// a key already remembered. The keys of the previous walk are forgotten first; one transaction.
-  public func rememberingManifestKeys<T>(
+  package func rememberingManifestKeys<T>(
     _ body: ((CardKey) throws(StoreError) -> Bool) throws(StoreError) -> T
   ) throws(StoreError) -> T {
     try withOwnTransaction { (db) throws(StoreError) -> T in

@@ -6,7 +6,7 @@ import ThumbifySystem
 // The state database's pages: each URL's validators and record, the manifest walk and the card keys it remembers.
 extension StateStore {
   /// What is known about the page at `url` (normalized).
-  public func page(_ url: String) throws(StoreError) -> PageState {
+  package func page(_ url: String) throws(StoreError) -> PageState {
     let rows = try withDatabase { (db) throws(StoreError) in
       try db.query(
         "SELECT good, COALESCE(current, good), run, etag, last_modified, fetched_at FROM pages WHERE url = ?",
@@ -28,7 +28,7 @@ extension StateStore {
   /// The write joins the open batch (`GroupCommit`): it is durable once that batch is committed.
   ///
   /// - Throws: `StoreError` when the write fails, or the batch's commit, or an earlier commit.
-  public func savePage(
+  package func savePage(
     _ url: String, record: CrawlRecord, run: Int64, isGood: Bool, etag: String?, lastModified: String?,
     fetchedAt: Double?, goneAt: Double? = nil
   ) throws(StoreError) {
@@ -63,26 +63,26 @@ extension StateStore {
 
   /// A record of a run as the manifest pass reads it: its JSON as stored, and what was derived from it
   /// when it was saved (`nil` for rows saved without them: `record` decodes the JSON then).
-  public struct StoredRecord: Sendable {
+  package struct StoredRecord: Sendable {
     /// The page's normalized URL (the record's `normalizedURL`).
-    public var normalizedURL: String
+    package var normalizedURL: String
     /// The record with the manifest's encoding.
-    public var json: String
-    public var outcome: CrawlRecord.Outcome?
+    package var json: String
+    package var outcome: CrawlRecord.Outcome?
     /// Whether the image or the icon failed.
-    public var hasImageFailure: Bool?
+    package var hasImageFailure: Bool?
     /// The URL has no record of the walk's run, and this is its last good record from an earlier run
     /// (`forEachRecord(of:keepingEarlier:…)`): `outcome` and `hasImageFailure` are then nil.
-    public var isEarlier = false
+    package var isEarlier = false
     /// True for a URL the walk's list did not name: its last record from an earlier run, kept
     /// (`forEachRecord(of:isDistinct:keepingUnlisted:in:_:)`).
-    public var isKept = false
+    package var isKept = false
     /// For a record of the walk's run: since when (seconds since 1970) the page has answered 404 or
     /// 410 on every run (`savePage`'s `goneAt`); nil when it did not answer so in this run.
-    public var goneSince: Double?
+    package var goneSince: Double?
 
     /// The record, decoded from `json`.
-    public var record: CrawlRecord? { StateStore.decode(json) }
+    package var record: CrawlRecord? { StateStore.decode(json) }
   }
 
   /// Walks the records of `run` in the order `next` yields their URLs, each URL once, for the manifest.
@@ -108,7 +108,7 @@ extension StateStore {
   ///     an earlier run, if it has one (`StoredRecord.isEarlier`): the manifest of a stopped run.
   ///   - isUnlistedKept: of the pages `keepingUnlisted` hands over, only those whose URL it accepts (a
   ///     sharded run keeps its own shard's: the others' belong in the other shards' manifests).
-  public func forEachRecord(
+  package func forEachRecord(
     of run: Int64, isDistinct: Bool = false, keepingEarlier: Bool = false, keepingUnlisted: Bool = false,
     isUnlistedKept: (String) -> Bool = { _ in true },
     in next: () -> String?,
@@ -216,7 +216,7 @@ extension StateStore {
   /// Hands `body` the URL of every page of `run` gone (answering 404 or 410 on every run) since
   /// `cutoff` or earlier (seconds since 1970), in `rowid` order: the pages `crawl --drop-gone-after`
   /// drops. Their rows stay, so that they stay dropped while they stay gone.
-  public func forEachPage(of run: Int64, goneSince cutoff: Double, _ body: (String) -> Void)
+  package func forEachPage(of run: Int64, goneSince cutoff: Double, _ body: (String) -> Void)
     throws(StoreError)
   {
     try withDatabase { (db) throws(StoreError) in
@@ -230,7 +230,7 @@ extension StateStore {
   }
 
   /// How many page URLs the state knows (SQLite counts the entries of the URL index, not the rows).
-  public func pageCount() throws(StoreError) -> Int {
+  package func pageCount() throws(StoreError) -> Int {
     try withDatabase { (db) throws(StoreError) -> Int in
       Int(try db.query("SELECT COUNT(*) FROM pages").first?.first?.integer ?? 0)
     }
@@ -245,7 +245,7 @@ extension StateStore {
   ///
   /// - Returns: the number of pages removed.
   @discardableResult
-  public func removePages(notOf run: Int64, _ body: (String) -> Void) throws(StoreError) -> Int {
+  package func removePages(notOf run: Int64, _ body: (String) -> Void) throws(StoreError) -> Int {
     try withOwnTransaction { (db) throws(StoreError) -> Int in
       try db.transaction { () throws(StoreError) -> Int in
         var removed = 0
@@ -295,14 +295,14 @@ extension StateStore {
   private static let versionOnePattern = Array(#","schema":1,"url":""#.utf8)
 
   /// Whether the last `forEachRecord` walk handed over the record of the URL whose card key is `key`.
-  public func isListed(_ key: CardKey) throws(StoreError) -> Bool {
+  package func isListed(_ key: CardKey) throws(StoreError) -> Bool {
     try withDatabase { (db) throws(StoreError) -> Bool in
       !(try db.query("SELECT 1 FROM manifest_keys WHERE key = ?1", [.blob(key.bytes)])).isEmpty
     }
   }
 
   /// Every blob path referenced by any record or thumbnail set the state holds.
-  public func referencedBlobPaths(_ body: (String) -> Void) throws(StoreError) {
+  package func referencedBlobPaths(_ body: (String) -> Void) throws(StoreError) {
     try withDatabase { (db) throws(StoreError) in
       try db.forEachRow(
         "SELECT good FROM pages UNION ALL SELECT current FROM pages WHERE current IS NOT NULL"

@@ -6,7 +6,7 @@ import ThumbifySystem
 // The state database's the persisted robots.txt cache.
 extension StateStore {
   /// Every persisted robots.txt cache entry (host → opaque JSON the fetcher understands).
-  public func robotsEntries() throws(StoreError) -> [String: String] {
+  package func robotsEntries() throws(StoreError) -> [String: String] {
     let rows = try withDatabase { (db) throws(StoreError) in try db.query("SELECT host, entry FROM robots") }
     var entries: [String: String] = [:]
     for row in rows { if let host = row[0].text, let entry = row[1].text { entries[host] = entry } }
@@ -14,7 +14,7 @@ extension StateStore {
   }
 
   /// Replaces the persisted robots.txt cache entries (committing the open batch first).
-  public func saveRobotsEntries(_ entries: [String: String]) throws(StoreError) {
+  package func saveRobotsEntries(_ entries: [String: String]) throws(StoreError) {
     try withOwnTransaction { (db) throws(StoreError) in
       try db.transaction { () throws(StoreError) in
         for (host, entry) in entries {

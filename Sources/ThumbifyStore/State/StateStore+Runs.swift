@@ -6,7 +6,7 @@ import ThumbifySystem
 // The state database's runs: one row per crawl run, so a killed run is resumed.
 extension StateStore {
   /// Starts a run, or resumes the last one when it did not finish and used the same `options`.
-  public func beginRun(options: String, now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Run
+  package func beginRun(options: String, now: Double = Date().timeIntervalSince1970) throws(StoreError) -> Run
   {
     try withOwnTransaction { (db) throws(StoreError) -> Run in
       try db.transaction { () throws(StoreError) -> Run in
@@ -22,7 +22,7 @@ extension StateStore {
   }
 
   /// Marks a run finished (committing the open batch first): the next run starts afresh.
-  public func finishRun(_ run: Int64, now: Double = Date().timeIntervalSince1970) throws(StoreError) {
+  package func finishRun(_ run: Int64, now: Double = Date().timeIntervalSince1970) throws(StoreError) {
     try withOwnTransaction { (db) throws(StoreError) in
       try db.query("UPDATE runs SET finished_at = ? WHERE id = ?", [.real(now), .integer(run)])
     }

@@ -15,33 +15,33 @@ import ThumbifySystem
 /// at most its last batch of writes (64 writes or the last 50 ms of work), whose URLs the resumed run
 /// does again. What is committed is always every write up to some point, in order. Reads on the store
 /// see its uncommitted writes; other connections see what is committed.
-public final class StateStore: Sendable {
+package final class StateStore: Sendable {
   /// What the state knows about one page URL.
-  public struct PageState: Sendable {
+  package struct PageState: Sendable {
     /// The last record whose page fetch succeeded (ok or notModified), if any.
-    public var good: CrawlRecord?
+    package var good: CrawlRecord?
     /// The record written for this URL by `run`.
-    public var current: CrawlRecord?
-    public var run: Int64?
-    public var etag: String?
-    public var lastModified: String?
+    package var current: CrawlRecord?
+    package var run: Int64?
+    package var etag: String?
+    package var lastModified: String?
     /// Seconds since 1970 of the last 2xx page fetch.
-    public var fetchedAt: Double?
+    package var fetchedAt: Double?
 
     /// True when the state holds no record of the page.
-    public var isEmpty: Bool { good == nil && current == nil }
+    package var isEmpty: Bool { good == nil && current == nil }
   }
 
   /// What the state knows about one image URL.
-  public struct ImageState: Sendable {
-    public var etag: String?
-    public var lastModified: String?
-    public var sourceSHA256: String?
+  package struct ImageState: Sendable {
+    package var etag: String?
+    package var lastModified: String?
+    package var sourceSHA256: String?
     /// The run that last fetched this image (its result is reused for the rest of that run).
-    public var run: Int64?
+    package var run: Int64?
     /// The error of the last attempt, when it failed.
-    public var error: RecordError?
-    public var fetchedAt: Double?
+    package var error: RecordError?
+    package var fetchedAt: Double?
 
     package init(
       etag: String? = nil, lastModified: String? = nil, sourceSHA256: String? = nil, run: Int64? = nil,
@@ -57,10 +57,10 @@ public final class StateStore: Sendable {
   }
 
   /// A run as recorded in the database.
-  public struct Run: Sendable, Equatable {
-    public var id: Int64
+  package struct Run: Sendable, Equatable {
+    package var id: Int64
     /// True when the previous run with the same options did not finish and this one resumes it.
-    public var isResumed: Bool
+    package var isResumed: Bool
   }
 
   let connection: Mutex<Connection>
@@ -74,7 +74,7 @@ public final class StateStore: Sendable {
   ///
   /// - Parameter groupCommit: when writes are committed; with anything but `.immediate`, call `flush()`
   ///   when the work must be durable.
-  public init(path: String, groupCommit: GroupCommit = .immediate) throws(StoreError) {
+  package init(path: String, groupCommit: GroupCommit = .immediate) throws(StoreError) {
     if let slash = path.lastIndex(of: "/") {
       do {
         try FileSystem.makeDirectories(String(path[..<slash]))
@@ -192,7 +192,7 @@ public final class StateStore: Sendable {
   /// goes; the database is synced at checkpoints) when it returns.
   ///
   /// - Throws: `StoreError` when the commit fails, or when an earlier commit failed (its writes are lost).
-  public func flush() throws(StoreError) {
+  package func flush() throws(StoreError) {
     try withConnection { (connection) throws(StoreError) in try connection.commit() }
   }
 

@@ -6,17 +6,17 @@
 /// newlines, percent-encoding of spaces and non-ASCII, IDNA hosts to Punycode, IPv4
 /// numbers in any base, default ports dropped and dot segments removed.
 /// Any scheme other than http and https is rejected.
-public struct WebURL: Sendable, Equatable, CustomStringConvertible {
-  public var scheme: String
+package struct WebURL: Sendable, Equatable, CustomStringConvertible {
+  package var scheme: String
   var userinfo: String
-  public var host: String
-  public var port: Int?
-  public var path: String
-  public var query: String?
-  public var fragment: String?
+  package var host: String
+  package var port: Int?
+  package var path: String
+  package var query: String?
+  package var fragment: String?
 
   /// The serialized URL (`https://example.com/a?b#c`).
-  public var description: String {
+  package var description: String {
     var text = ""
     // One allocation: the parts' lengths plus separators and a port's digits.
     text.reserveCapacity(
@@ -46,7 +46,7 @@ public struct WebURL: Sendable, Equatable, CustomStringConvertible {
   ///
   /// - Returns: `nil` for non-http(s) schemes (`data:`, `javascript:`, `mailto:` …), relative
   ///   input without a base, and invalid hosts or ports.
-  public init?(_ string: String, relativeTo base: WebURL? = nil) {
+  package init?(_ string: String, relativeTo base: WebURL? = nil) {
     guard let parsed = WebURLParser.parse(Array(string.utf8), base: base) else { return nil }
     self = parsed
   }

@@ -8,7 +8,7 @@
 ///
 /// The private section of the list (github.io, blogspot.com, …) is left out: the sites of one hosting
 /// provider stay one registrable domain.
-public enum PublicSuffixList {
+package enum PublicSuffixList {
   private struct Rules: Sendable {
     var exact: Set<Substring> = []
     var wildcards: Set<Substring> = []
@@ -36,7 +36,7 @@ public enum PublicSuffixList {
   /// - Parameter host: a normalized host name: lower-case ASCII, IDNA labels as `xn--…`
   ///   (`URLNormalization`); one trailing dot is ignored. IP literals are not host names: the caller
   ///   tells them apart.
-  public static func registrableDomain(of host: String) -> String? {
+  package static func registrableDomain(of host: String) -> String? {
     var name = Substring(host)
     if name.hasSuffix(".") { name = name.dropLast() }
     let labels = name.split(separator: ".", omittingEmptySubsequences: false)

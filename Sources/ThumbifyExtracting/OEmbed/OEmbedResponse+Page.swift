@@ -6,7 +6,7 @@ extension OEmbedResponse {
   /// endpoint's registrable domain or the `provider_url`'s — as Mastodon keeps oEmbed iframes.
   ///
   /// - Parameter endpoint: the URL the response was fetched from (after redirects).
-  public func iframeURL(endpoint: String) -> String? {
+  package func iframeURL(endpoint: String) -> String? {
     guard let html, let endpointURL = WebURL(endpoint) else { return nil }
     var bytes = Array(html.utf8)
     let sources = bytes.withUnsafeMutableBufferPointer { buffer -> [String?] in
@@ -63,7 +63,7 @@ extension PageMetadata {
   ///
   /// - Parameter endpoint: the URL the response was fetched from (after redirects): relative URLs
   ///   resolve against it, and the iframe must be on its site (or the provider's).
-  public func filledIn(fromOEmbed response: OEmbedResponse, endpoint: String) -> PageMetadata {
+  package func filledIn(fromOEmbed response: OEmbedResponse, endpoint: String) -> PageMetadata {
     var merged = self
     let base = WebURL(endpoint)
     func resolved(_ text: String?) -> String? {

@@ -6,30 +6,30 @@
 /// let response = OEmbedResponse.parse(body, contentType: "application/json")
 /// let metadata = page.filledIn(fromOEmbed: response!, endpoint: endpointURL)
 /// ```
-public struct OEmbedResponse: Sendable, Equatable {
+package struct OEmbedResponse: Sendable, Equatable {
   /// `photo`, `video`, `link` or `rich` (lower-cased); anything else is kept as given.
-  public var type: String?
-  public var title: String?
-  public var authorName: String?
-  public var authorURL: String?
-  public var providerName: String?
-  public var providerURL: String?
-  public var thumbnailURL: String?
-  public var thumbnailWidth: Int?
-  public var thumbnailHeight: Int?
+  package var type: String?
+  package var title: String?
+  package var authorName: String?
+  package var authorURL: String?
+  package var providerName: String?
+  package var providerURL: String?
+  package var thumbnailURL: String?
+  package var thumbnailWidth: Int?
+  package var thumbnailHeight: Int?
   /// The photo's URL (type `photo`).
-  public var url: String?
-  public var width: Int?
-  public var height: Int?
+  package var url: String?
+  package var width: Int?
+  package var height: Int?
   /// The embed markup as given: never stored or shown; only its single iframe is kept
   /// (`iframeURL(endpoint:)`).
-  public var html: String?
+  package var html: String?
 
-  public init() {}
+  package init() {}
 
   /// The largest body parsed (the fetcher's `.oembed` cap is the same): a longer one is cut there,
   /// and a response cut inside its JSON or XML gives what was complete before the cut.
-  public static let maximumBytes = 256 * 1024
+  package static let maximumBytes = 256 * 1024
   /// Text fields are cut at this many bytes (`html` at `maximumHTMLBytes`).
   static let maximumTextBytes = 4096
   static let maximumHTMLBytes = 64 * 1024
@@ -37,7 +37,7 @@ public struct OEmbedResponse: Sendable, Equatable {
   /// Parses a JSON or XML response: JSON when `contentType` says `json` or the body's first
   /// non-blank byte is `{`; XML when it says `xml` or the body starts with `<`. `nil` when the body is
   /// neither, or holds none of the fields.
-  public static func parse(_ body: [UInt8], contentType: String?) -> OEmbedResponse? {
+  package static func parse(_ body: [UInt8], contentType: String?) -> OEmbedResponse? {
     let bytes = body.prefix(maximumBytes)
     let first = bytes.first { !ASCII.isWhitespace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
     let type = contentType.map(ASCII.lowercased) ?? ""

@@ -3,17 +3,17 @@
 /// Labels map to encodings as the standard's table says: `iso-8859-1`, `latin1` and
 /// `ascii` mean windows-1252, `gb2312` means GBK, `sjis` means Shift_JIS, and so on.
 /// Legacy encodings decode through glibc's iconv under `iconvName`.
-public struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
+package struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
   /// The encoding's WHATWG name (`UTF-8`, `Shift_JIS`, `windows-1252`).
-  public let name: String
+  package let name: String
   /// The name glibc's iconv knows the encoding by; `nil` for UTF-8 and windows-1252,
   /// which thumbify decodes itself.
   let iconvName: String?
 
-  public var description: String { name }
+  package var description: String { name }
 
-  public static let utf8 = TextEncoding(name: "UTF-8", iconvName: nil)
-  public static let windows1252 = TextEncoding(name: "windows-1252", iconvName: nil)
+  package static let utf8 = TextEncoding(name: "UTF-8", iconvName: nil)
+  package static let windows1252 = TextEncoding(name: "windows-1252", iconvName: nil)
   static let utf16LE = TextEncoding(name: "UTF-16LE", iconvName: "UTF-16LE")
   static let utf16BE = TextEncoding(name: "UTF-16BE", iconvName: "UTF-16BE")
 
@@ -31,7 +31,7 @@ public struct TextEncoding: Sendable, Equatable, CustomStringConvertible {
   /// The encoding a label names, or `nil` for an unknown label.
   ///
   /// Leading and trailing ASCII whitespace is ignored and letters match in any case.
-  public init?(label: String) {
+  package init?(label: String) {
     let key = ASCII.lowercased(ASCII.trimmed(label))
     guard let name = TextEncodingLabels.encodingName[key], let iconv = TextEncodingLabels.iconvNames[name]
     else { return nil }

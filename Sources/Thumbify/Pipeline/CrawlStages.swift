@@ -1,0 +1,74 @@
+import Foundation
+
+/// The production stages a crawl, `thumbify serve` and the public initializers run with: a
+/// `CurlFetcher` (counting the bytes it receives, its robots.txt cache persisted in the state), a
+/// `MetadataExtractor`, and a `Thumbnailer` over a counting `BlobStore` in the output directory; when
+/// the configuration renders, a `ChromiumRenderer` over the same fetcher.
+package struct CrawlStages: Sendable {
+  package var fetcher: any Fetching
+  package var extractor: any MetadataExtracting
+  package var thumbnailer: any ThumbnailMaking
+  package var store: CountingBlobStore
+  /// The fetcher, counting the bytes it receives (`fetcher` is this one).
+  package var counting: CountingFetcher
+  package var robots: CrawlJob.PersistentCache?
+  /// `nil` when the configuration does not render.
+  package var renderer: ChromiumRenderer?
+  private let stopStages: @Sendable () -> Void
+
+  /// - Parameters:
+  ///   - environment: where Chromium is looked up (`THUMBIFY_CHROMIUM`, then `PATH`).
+  /// - Throws: `CrawlJob.SetupError` when libcurl cannot start or `configuration.render` needs a
+  ///   Chromium that is not installed.
+  package init(
+    fetcher fetcherConfiguration: FetcherConfiguration, configuration: CrawlConfiguration,
+    outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(CrawlJob.SetupError) {
+    var fetcherConfiguration = fetcherConfiguration
+    // Transfers follow the crawl's width (at least 8: a page's images and icon overlap its neighbours').
+    fetcherConfiguration.maxConcurrentTransfers = max(configuration.concurrency, 8)
+    let fetcher: CurlFetcher
+    do {
+      fetcher = try CurlFetcher(configuration: fetcherConfiguration)
+    } catch {
+      throw .fetch(error)
+    }
+    counting = CountingFetcher(fetcher)
+    self.fetcher = counting
+    extractor = MetadataExtractor(iconTargetSize: configuration.iconVariants.map(\.box.width).max() ?? 64)
+    store = CountingBlobStore(BlobStore(root: outputDirectory))
+    thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: store)
+    robots = CrawlJob.PersistentCache(robots: fetcher.robots)
+    let renderer: ChromiumRenderer?
+    do {
+      renderer = try Self.renderer(
+        mode: configuration.render, budget: configuration.renderBudget, fetcher: counting,
+        environment: environment)
+    } catch {
+      fetcher.shutdown()
+      throw .render(error)
+    }
+    self.renderer = renderer
+    stopStages = {
+      renderer?.shutdown()
+      fetcher.shutdown()
+    }
+  }
+
+  /// Stops the browser and the fetcher's transfer thread.
+  package func shutdown() { stopStages() }
+
+  /// The Chromium renderer `mode` needs (`nil` for `never`), over `fetcher`.
+  ///
+  /// - Throws: `RenderError.browserMissing` when no Chromium is found.
+  package static func renderer(
+    mode: RenderMode, budget: RenderBudget, fetcher: any Fetching,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(RenderError) -> ChromiumRenderer? {
+    guard mode != .never else { return nil }
+    let executable = try ChromiumLauncher.executable(
+      explicit: environment["THUMBIFY_CHROMIUM"],
+      path: environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"])
+    return ChromiumRenderer(executable: executable, fetcher: fetcher, budget: budget)
+  }
+}
