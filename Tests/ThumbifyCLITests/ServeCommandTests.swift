@@ -225,12 +225,15 @@ struct ServeCommandTests {
 
   @Test("past --rate-limit a client is answered 429 with Retry-After")
   func rateLimit() async throws {
-    let server = try await ServeProcess(["--rate-limit", "3"])
+    // One a minute: the token bucket refills one token in 60 s, so the second request is refused
+    // however slowly a loaded machine sends it (with 3 a minute a token came back every 20 s, and four
+    // requests on a starved test process once took longer than that).
+    let server = try await ServeProcess(["--rate-limit", "1"])
     var statuses: [Int] = []
-    for _ in 0..<4 {
+    for _ in 0..<2 {
       statuses.append(try await server.get(ServeProcess.cardTarget("http://10.0.0.1/")).status)
     }
-    #expect(statuses == [400, 400, 400, 429])
+    #expect(statuses == [400, 429])
   }
 
   @Test("a slowloris client is disconnected after --client-timeout; others are answered meanwhile")

@@ -69,14 +69,19 @@ struct PublicLinkMetadataProviderTests {
     // Given two calls in flight on a route that never answers
     let server = try await FaultServer()
     let provider = try loopbackProvider(timeout: .seconds(300))
-    let tarpit = URL(string: server.url("/tarpit"))!
     let first = testTask {
-      await previewError { () async throws(LinkPreviewError) in try await provider.metadata(for: tarpit) }
+      await previewError { () async throws(LinkPreviewError) in
+        try await provider.metadata(for: URL(string: server.url("/tarpit?image=first"))!)
+      }
     }
     let second = testTask {
-      await previewError { () async throws(LinkPreviewError) in try await provider.metadata(for: tarpit) }
+      await previewError { () async throws(LinkPreviewError) in
+        try await provider.metadata(for: URL(string: server.url("/tarpit?image=second"))!)
+      }
     }
-    try await Task.sleep(for: .milliseconds(300))
+    // Both requests are at the server (not a sleep: a loaded machine may take seconds to send them)
+    try await waitUntil { try server.stats(bucket: "tarpit:first").count == 1 }
+    try await waitUntil { try server.stats(bucket: "tarpit:second").count == 1 }
     let clock = ContinuousClock()
     let start = clock.now
 
@@ -93,13 +98,13 @@ struct PublicLinkMetadataProviderTests {
 
   @Test func aCancelledTaskEndsItsCallAsCancelled() async throws {
     let server = try await FaultServer()
-    let provider = try loopbackProvider()
+    let provider = try loopbackProvider(timeout: .seconds(300))
     let call = testTask {
       await previewError { () async throws(LinkPreviewError) in
-        try await provider.metadata(for: URL(string: server.url("/tarpit"))!)
+        try await provider.metadata(for: URL(string: server.url("/tarpit?image=call"))!)
       }
     }
-    try await Task.sleep(for: .milliseconds(300))
+    try await waitUntil { try server.stats(bucket: "tarpit:call").count == 1 }
     call.cancel()
     #expect(await call.value?.code == .metadataFetchCancelled)
   }

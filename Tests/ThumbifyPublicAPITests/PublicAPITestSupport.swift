@@ -19,6 +19,11 @@ func loopbackProvider(
   configuration.allowsPrivateNetwork = true
   configuration.ignoresRobots = true
   configuration.retry.maxAttempts = 1
+  // Only the provider's timeout, or a cancellation, ends a call to a server that never answers: not
+  // the fetcher's own 30 s deadline or its low-speed abort (a loaded machine must not turn a
+  // cancellation test into a timeout).
+  configuration.timeout = max(timeout, configuration.timeout)
+  configuration.lowSpeedTime = configuration.timeout
   return LinkMetadataProvider(
     fetcher: try CurlFetcher(configuration: configuration), cache: cache, cpuPool: cpuPool, timeout: timeout,
     render: render, renderBudget: renderBudget)

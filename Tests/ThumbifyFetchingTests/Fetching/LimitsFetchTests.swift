@@ -26,12 +26,16 @@ struct LimitsFetchTests {
     }
   }
 
+  /// The requests are held at the server until `limit` of them are there at once (a gate, not a
+  /// timed hold: on a loaded machine a timed one can end before the next starts), then released.
   @Test(arguments: [1, 2, 4])
   func perHostLimitIsRespected(limit: Int) async throws {
     let server = try await FaultServer()
     let fetcher = try makeTestFetcher { $0.maxTransfersPerHost = limit }
-    let results = await fetchAll(fetcher, server.url("/hold?ms=150&bucket=h"), count: 8)
-    #expect(results == Array(repeating: "200", count: 8))
+    let results = testTask { await fetchAll(fetcher, server.url("/hold?gate=h&bucket=h"), count: 8) }
+    try await waitUntil("\(limit) requests held") { try server.stats(bucket: "h").count == limit }
+    try server.open(gate: "h")
+    #expect(await results.value == Array(repeating: "200", count: 8))
     let stats = try server.stats(bucket: "h")
     #expect(stats.max == limit)
     #expect(stats.count == 8)
@@ -43,7 +47,10 @@ struct LimitsFetchTests {
       $0.maxTransfersPerHost = 16
       $0.maxConcurrentTransfers = 3
     }
-    _ = await fetchAll(fetcher, server.url("/hold?ms=150&bucket=g"), count: 9)
+    let results = testTask { await fetchAll(fetcher, server.url("/hold?gate=g&bucket=g"), count: 9) }
+    try await waitUntil("3 requests held") { try server.stats(bucket: "g").count == 3 }
+    try server.open(gate: "g")
+    _ = await results.value
     #expect(try server.stats(bucket: "g").max == 3)
   }
 
@@ -58,49 +65,65 @@ struct LimitsFetchTests {
     #expect(start.duration(to: .now) >= .milliseconds(600))
   }
 
+  /// Six 1 s transfers one after another against a 4 s timeout: the last waits 5 s in the queue. Each
+  /// transfer has 3 s to spare for a loaded machine.
   @Test func timeoutCountsTheTransferNotTheWait() async throws {
     let server = try await FaultServer()
     let fetcher = try makeTestFetcher {
       $0.maxTransfersPerHost = 1
-      $0.timeout = .milliseconds(900)
+      $0.timeout = .seconds(4)
     }
     let start = ContinuousClock.now
-    let results = await fetchAll(fetcher, server.url("/hold?ms=400&bucket=t"), count: 4)
-    #expect(results == Array(repeating: "200", count: 4), "each waited in thumbify's queue, not curl's")
-    #expect(start.duration(to: .now) >= .milliseconds(1600))
+    let results = await fetchAll(fetcher, server.url("/hold?ms=1000&bucket=t"), count: 6)
+    #expect(results == Array(repeating: "200", count: 6), "each waited in thumbify's queue, not curl's")
+    #expect(start.duration(to: .now) >= .seconds(6))
+  }
+
+  /// A fetcher whose transfers only a cancellation ends within the suite's time limit: its deadline
+  /// and low-speed abort are 4 minutes.
+  func makePatientFetcher(_ customize: (inout FetcherConfiguration) -> Void = { _ in }) throws -> CurlFetcher
+  {
+    try makeTestFetcher {
+      $0.timeout = .seconds(240)
+      $0.lowSpeedTime = .seconds(240)
+      customize(&$0)
+    }
   }
 
   @Test func cancellationRemovesTheTransfer() async throws {
     let server = try await FaultServer()
-    let fetcher = try makeTestFetcher { $0.timeout = .seconds(30) }
+    let fetcher = try makePatientFetcher()
     let task = testTask {
-      await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
+      await fetchError {
+        try await fetcher.fetch(FetchRequest(url: server.url("/tarpit?image=cancel"), kind: .page))
+      }
     }
-    try await Task.sleep(for: .milliseconds(300))
+    try await waitUntil("the request at the server") { try server.stats(bucket: "tarpit:cancel").count == 1 }
     let start = ContinuousClock.now
     task.cancel()
     let error = await task.value
     #expect(error == .cancelled)
     #expect(error?.family == .cancelled)
-    #expect(start.duration(to: .now) < .seconds(20), "long before the 30 s timeout (generous for loaded CI)")
+    #expect(start.duration(to: .now) < .seconds(120), "long before the 240 s timeout")
     let after = try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page))
     #expect(after.status == 200, "the loop keeps running")
   }
 
   @Test func cancellingQueuedTransfersFreesTheirPlace() async throws {
     let server = try await FaultServer()
-    let fetcher = try makeTestFetcher {
-      $0.maxTransfersPerHost = 1
-      $0.timeout = .seconds(30)
-    }
+    let fetcher = try makePatientFetcher { $0.maxTransfersPerHost = 1 }
     let blocker = testTask {
-      await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
+      await fetchError {
+        try await fetcher.fetch(FetchRequest(url: server.url("/tarpit?image=blocker"), kind: .page))
+      }
     }
+    try await waitUntil("the blocker at the server") { try server.stats(bucket: "tarpit:blocker").count == 1 }
     let queued = (0..<5).map { _ in
       testTask {
         await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/ok"), kind: .page)) }
       }
     }
+    // Queued behind the blocker, which only a cancellation ends: they cannot have been sent.
     try await Task.sleep(for: .milliseconds(200))
     for task in queued { task.cancel() }
     for task in queued {
@@ -116,11 +139,13 @@ struct LimitsFetchTests {
 
   @Test func shutdownCancelsWhatIsRunningAndRefusesNewWork() async throws {
     let server = try await FaultServer()
-    let fetcher = try makeTestFetcher()
+    let fetcher = try makePatientFetcher()
     let running = testTask {
-      await fetchError { try await fetcher.fetch(FetchRequest(url: server.url("/tarpit"), kind: .page)) }
+      await fetchError {
+        try await fetcher.fetch(FetchRequest(url: server.url("/tarpit?image=running"), kind: .page))
+      }
     }
-    try await Task.sleep(for: .milliseconds(200))
+    try await waitUntil("the request at the server") { try server.stats(bucket: "tarpit:running").count == 1 }
     fetcher.shutdown()
     let error = await running.value
     #expect(error == .cancelled, "\(String(describing: error))")

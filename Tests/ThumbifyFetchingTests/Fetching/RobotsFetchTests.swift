@@ -19,6 +19,8 @@ struct RobotsFetchTests {
     configuration.allowsPrivateNetwork = true
     configuration.retry.maxAttempts = 1
     configuration.resolve = hosts.map(server.resolveEntry)
+    // A starved Python server may send a big robots.txt slower than curl's default low-speed limit.
+    configuration.lowSpeedTime = .seconds(120)
     customize(&configuration)
     return try CurlFetcher(configuration: configuration, robots: robots)
   }
