@@ -161,11 +161,5 @@ struct Diagnostics: Sendable {
   }
 
   /// One JSON object on one line with sorted keys (log lines are compared and grepped).
-  static func json(_ object: [String: Any]) -> String {
-    guard
-      let data = try? JSONSerialization.data(
-        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    else { return #"{"event":"error","message":"unencodable log line"}"# }
-    return String(decoding: data, as: UTF8.self)
-  }
+  static func json(_ object: [String: Any]) -> String { JSONWriter.line(object) }
 }

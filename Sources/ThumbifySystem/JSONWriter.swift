@@ -1,3 +1,5 @@
+import Foundation
+
 /// A value that writes itself as JSON in the crawl's format (`JSONWriter`).
 package protocol JSONWritable {
   func write(to json: inout JSONWriter)
@@ -177,4 +179,16 @@ package struct JSONWriter {
 extension JSONWritable where Self: RawRepresentable, RawValue == String {
   /// A string enum writes its raw value.
   @inlinable package func write(to json: inout JSONWriter) { json.string(rawValue) }
+}
+
+extension JSONWriter {
+  /// A JSON object of Foundation values (`JSONSerialization`'s) on one line, with sorted keys and
+  /// unescaped slashes: log lines and reports are compared and grepped.
+  package static func line(_ object: [String: Any]) -> String {
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return #"{"event":"error","message":"unencodable log line"}"# }
+    return String(decoding: data, as: UTF8.self)
+  }
 }

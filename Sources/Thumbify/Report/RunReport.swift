@@ -1,43 +1,58 @@
 import Foundation
-import Thumbify
+import ThumbifySystem
 
 /// What a crawl leaves for people and monitoring after it ends: `<state>/last-run.json` (the whole
 /// report) and, with `--metrics <file>`, a Prometheus textfile for node_exporter's textfile
 /// collector. Both are written atomically (`FileSystem.writeAtomically`: a temporary file in the same
 /// directory, renamed), so a reader never sees half of one.
-struct RunReport {
+package struct RunReport {
   /// The counts of a run that got to its end; `nil` when it could not proceed (`error` says why).
-  var summary: CrawlJob.Summary?
+  package var summary: CrawlJob.Summary?
   /// The fatal error's message, when the run could not proceed.
-  var error: String?
-  var exitStatus: Int32
-  var started: Date
-  var finished: Date
-  var written: (blobs: Int, bytes: Int)
-  var fetchedBytes: Int
-  var maxFailures: Threshold
+  package var error: String?
+  package var exitStatus: Int32
+  package var started: Date
+  package var finished: Date
+  package var written: (blobs: Int, bytes: Int)
+  package var fetchedBytes: Int
+  package var maxFailures: Threshold
   /// When the last run that exited 0 finished: this one's end when it did, else the previous value.
-  var lastSuccess: Date?
+  package var lastSuccess: Date?
+
+  package init(
+    summary: CrawlJob.Summary?, error: String?, exitStatus: Int32, started: Date, finished: Date,
+    written: (blobs: Int, bytes: Int), fetchedBytes: Int, maxFailures: Threshold, lastSuccess: Date?
+  ) {
+    self.summary = summary
+    self.error = error
+    self.exitStatus = exitStatus
+    self.started = started
+    self.finished = finished
+    self.written = written
+    self.fetchedBytes = fetchedBytes
+    self.maxFailures = maxFailures
+    self.lastSuccess = lastSuccess
+  }
 
   /// URLs that count against `--max-failures`: failed or stale pages and invalid lines.
-  static func failures(_ summary: CrawlJob.Summary) -> (count: Int, total: Int) {
+  package static func failures(_ summary: CrawlJob.Summary) -> (count: Int, total: Int) {
     let count = (summary.outcomes[.failed] ?? 0) + (summary.outcomes[.stale] ?? 0) + summary.invalidLines
     let total = summary.outcomes.values.reduce(0, +) + summary.invalidLines
     return (count, total)
   }
 
   /// The exit status of a run that got to its end: 1 when its failures exceed `maxFailures`.
-  static func exitStatus(_ summary: CrawlJob.Summary, maxFailures: Threshold) -> Int32 {
+  package static func exitStatus(_ summary: CrawlJob.Summary, maxFailures: Threshold) -> Int32 {
     let (count, total) = failures(summary)
     return maxFailures.allows(count, of: total) ? ExitCode.success : ExitCode.someFailed
   }
 
   // MARK: last-run.json
 
-  static let schemaVersion = 1
+  package static let schemaVersion = 1
 
   /// The report as one JSON object (keys sorted, as the JSON log's).
-  var json: String {
+  package var json: String {
     var object: [String: Any] = [
       "schema": Self.schemaVersion, "startedAt": Self.timestamp(started),
       "finishedAt": Self.timestamp(finished),
@@ -50,11 +65,11 @@ struct RunReport {
     if let summary {
       object.merge(Self.members(summary, listing: CrawlReport.maxListed)) { $1 }
     }
-    return Diagnostics.json(object)
+    return JSONWriter.line(object)
   }
 
   /// The summary's members shared by last-run.json and the JSON log's summary event.
-  static func members(_ summary: CrawlJob.Summary, listing limit: Int) -> [String: Any] {
+  package static func members(_ summary: CrawlJob.Summary, listing limit: Int) -> [String: Any] {
     let outcomes = summary.outcomes
     let count = { (outcome: CrawlRecord.Outcome) in outcomes[outcome] ?? 0 }
     let report = summary.report
@@ -97,11 +112,11 @@ struct RunReport {
   // MARK: Prometheus textfile
 
   /// The metric the last success is read back from (`previousLastSuccess`).
-  static let lastSuccessMetric = "thumbify_crawl_last_success_timestamp_seconds"
+  package static let lastSuccessMetric = "thumbify_crawl_last_success_timestamp_seconds"
 
   /// The textfile: one family per metric, each with its `# HELP` and `# TYPE` lines; all gauges (they
   /// describe the last run, and the textfile collector exports them as they are).
-  var prometheus: String {
+  package var prometheus: String {
     var text = ""
     func family(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Double)]) {
       guard !samples.isEmpty else { return }
@@ -168,7 +183,7 @@ struct RunReport {
 
   /// The last success recorded by an earlier run: from the old metrics file, else from the old
   /// last-run.json (a run that failed keeps it, so an alert on its age keeps meaning something).
-  static func previousLastSuccess(metrics: String?, lastRun: String) -> Date? {
+  package static func previousLastSuccess(metrics: String?, lastRun: String) -> Date? {
     if let metrics, let text = try? String(contentsOfFile: metrics, encoding: .utf8) {
       for line in text.split(separator: "\n") where line.hasPrefix(lastSuccessMetric + " ") {
         if let value = Double(line.dropFirst(lastSuccessMetric.count + 1)) {
@@ -184,24 +199,24 @@ struct RunReport {
   }
 
   /// A label value with `\`, `"` and newlines escaped (the exposition format's only escapes).
-  static func escapedLabel(_ value: String) -> String {
+  package static func escapedLabel(_ value: String) -> String {
     value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
       .replacingOccurrences(of: "\n", with: "\\n")
   }
 
   /// Whole numbers without a fraction (`3`, not `3.0`), others in Swift's shortest form.
-  static func number(_ value: Double) -> String {
+  package static func number(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
   }
 
-  static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+  package static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
   /// ISO 8601 with milliseconds, UTC (a few per run: made when needed).
-  static var timestampFormatter: ISO8601DateFormatter {
+  package static var timestampFormatter: ISO8601DateFormatter {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     return formatter
   }
 
-  static func timestamp(_ date: Date) -> String { timestampFormatter.string(from: date) }
+  package static func timestamp(_ date: Date) -> String { timestampFormatter.string(from: date) }
 }
