@@ -104,6 +104,41 @@ struct PublicLinkMetadataProviderTests {
     #expect(await call.value?.code == .metadataFetchCancelled)
   }
 
+  @Test func cancellingOneCallersTaskEndsThatCallOnly() async throws {
+    // Given two callers of one shared provider, each waiting on a tarpit (counted as it is reached)
+    let server = try await FaultServer()
+    let provider = try loopbackProvider(timeout: .seconds(300))
+    let first = testTask {
+      await previewError { () async throws(LinkPreviewError) in
+        try await provider.metadata(for: URL(string: server.url("/tarpit?image=first"))!)
+      }
+    }
+    let second = testTask {
+      await previewError { () async throws(LinkPreviewError) in
+        try await provider.metadata(
+          for: URL(string: server.url("/tarpit?image=second"))!, timeout: .seconds(20))
+      }
+    }
+    for _ in 0..<6_000 {
+      if try server.stats(bucket: "tarpit:first").count == 1,
+        try server.stats(bucket: "tarpit:second").count == 1
+      {
+        break
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(try server.stats(bucket: "tarpit:second").count == 1, "both calls are waiting on the tarpit")
+
+    // When the first caller's task is cancelled
+    first.cancel()
+
+    // Then its call ends as cancelled, and the second call is not cancelled: it goes on to its own
+    // timeout (with the provider's cancel() both would end as cancelled)
+    #expect(await first.value?.code == .metadataFetchCancelled)
+    let other = await second.value
+    #expect(other?.code == .metadataFetchTimedOut, "\(String(describing: other))")
+  }
+
   @Test func aFailedFetchKeepsItsCause() async throws {
     let server = try await FaultServer()
     let provider = try loopbackProvider()
