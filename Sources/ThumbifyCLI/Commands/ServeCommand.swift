@@ -140,7 +140,10 @@ enum ServeCommand: Subcommand {
       timeout: fetcher.timeout, render: render.mode, renderBudget: render.budget)
     let curl: CurlFetcher
     do {
-      curl = try CurlFetcher(configuration: fetcher)
+      // robots.txt verdicts are fetched again after a day and kept for 10,000 origins at most: the
+      // server runs for weeks and asks any number of hosts (docs/serve.md, "Memory").
+      curl = try CurlFetcher(
+        configuration: fetcher, robots: RobotsCache(maxAge: .seconds(86_400), maxOrigins: 10_000))
     } catch {
       return fatal(error.description, code: error.code)
     }
