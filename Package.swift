@@ -63,7 +63,7 @@ let package = Package(
     ),
     // SIGINT and SIGTERM's handler (a byte into a pipe), in C: async-signal-safe code.
     .target(name: "CStopSignals"),
-    .target(name: "ThumbifyCLI", dependencies: ["Thumbify", "CStopSignals", "CMicroHTTPD"]),
+    .target(name: "ThumbifyCLI", dependencies: ["Thumbify", "CStopSignals", "CMicroHTTPD", "CLinux"]),
     .executableTarget(name: "thumbify", dependencies: ["ThumbifyCLI"]),
     .executableTarget(
       name: "ThumbifyBenchmarks",

@@ -5,40 +5,13 @@
 #      from --cards): requests/s, p50, p99;
 #   2. the same hit load on serve while 200 live misses hang on a tarpit site (accepts, never answers).
 # Usage: Benchmarks/serve/wrk-vs-nginx.sh [seconds per run, default 10]
-# Needs wrk and nginx (scripts/install-deps bench) and a release build (built when missing).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-root=$PWD
+# Needs wrk and nginx (scripts/install-deps bench) and a release build (built when missing):
+# Benchmarks/serve/common.sh.
+source "$(dirname "$0")/common.sh"
 seconds=${1:-10}
-thumbify=${THUMBIFY:-$root/.build/release/thumbify}
-[ -x "$thumbify" ] || swift build -c release --product thumbify
-case "$thumbify" in *debug*) echo "WARNING: a debug build: numbers are not representative" >&2 ;; esac
-work=$(mktemp -d /tmp/thumbify-serve-bench.XXXXXX)
-chmod 755 "$work"  # nginx's workers run as another user
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-wait_port() { for _ in $(seq 200); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.05; done; echo "port $1 did not open" >&2; exit 1; }
-
 site_port=8871 cards_port=8872 serve_port=8873 tarpit_port=8874
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 4096; }
-http {
-  include /etc/nginx/mime.types;
-  access_log off;
-  client_body_temp_path $work/body; proxy_temp_path $work/proxy; fastcgi_temp_path $work/fastcgi;
-  uwsgi_temp_path $work/uwsgi; scgi_temp_path $work/scgi;
-  keepalive_requests 1000000;
-  server { listen 127.0.0.1:$site_port; root $root/samples/site; location /photos/ { alias $root/samples/photos/; } }
-  server { listen 127.0.0.1:$cards_port; root $work/nightly; location /cards/ { add_header Cache-Control "public, max-age=300"; } }
-}
-CONF
 mkdir -p "$work/nightly"
-nginx -e "$work/error.log" -p "$work" -c "$work/nginx.conf" & pids+=($!)
-wait_port $site_port
+start_nginx $site_port "server { listen 127.0.0.1:$cards_port; root $work/nightly; location /cards/ { add_header Cache-Control \"public, max-age=300\"; } }"
 sed "s/8765/$site_port/" samples/urls.txt >"$work/urls.txt"
 "$thumbify" crawl "$work/urls.txt" --out "$work/nightly" --state "$work/nightly-state" --allow-private-network -q || true
 url="http://127.0.0.1:$site_port/en/storms.html"
@@ -81,7 +54,7 @@ for i in $(seq 200); do
   curl -s -o /dev/null --max-time 120 "http://127.0.0.1:$serve_port/v1/card?url=http%3A%2F%2F127.0.0.1%3A$tarpit_port%2Fhang-$i" & pids+=($!)
 done
 for _ in $(seq 100); do
-  live=$(curl -s "http://127.0.0.1:$serve_port/metrics" | awk '$1 == "thumbify_serve_live_fetches" {print $2}')
+  live=$(metric $serve_port thumbify_serve_live_fetches)
   [ "${live:-0}" -ge 200 ] && break
   sleep 0.1
 done

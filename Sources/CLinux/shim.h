@@ -3,6 +3,8 @@
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <unistd.h>
+// glibc's mallopt(M_ARENA_MAX) and malloc_trim, which Swift's Glibc module does not include.
+#include <malloc.h>
 
 // Linux calls that Swift's Glibc module does not declare (Glibc declares them only under
 // _GNU_SOURCE), made through syscall(2), which Swift cannot call because it is variadic.

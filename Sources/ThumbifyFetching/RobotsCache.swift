@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// robots.txt per origin for one run: fetched once per origin (concurrent callers share
@@ -5,6 +6,10 @@ import Synchronization
 ///
 /// Seed it with the entries exported by an earlier run: the first lookup of a seeded origin
 /// revalidates with `If-None-Match`/`If-Modified-Since` and reuses the stored text on 304.
+///
+/// A long-running process (`thumbify serve`) bounds it: a verdict older than `maxAge` is fetched
+/// again (revalidated with its own validators; RFC 9309 §2.4 asks for no more than 24 hours), and
+/// past `maxOrigins` verdicts the older half is forgotten.
 package final class RobotsCache: Sendable {
   /// A robots.txt as stored between runs.
   package struct Entry: Sendable, Codable, Equatable {
@@ -36,6 +41,8 @@ package final class RobotsCache: Sendable {
     var inFlight: [String: Task<Resolved, Never>] = [:]
     /// Per origin, the callers that waited for its fetch and have not called `waiterQueued` yet.
     var waiters: [String: Int] = [:]
+    /// When each verdict was resolved (`clock`'s seconds), when verdicts age or are counted.
+    var resolvedAt: [String: Double] = [:]
   }
 
   /// One origin's verdict for this run.
@@ -54,13 +61,40 @@ package final class RobotsCache: Sendable {
   }
 
   private let userAgent: String
+  private let maxAge: Double?
+  private let maxOrigins: Int?
+  private let clock: @Sendable () -> Double
   private let state = Mutex(State())
 
   /// Creates a cache, optionally seeded with entries exported by an earlier run.
-  package init(seed: [Entry] = [], userAgent: String = "thumbify") {
+  ///
+  /// - Parameters:
+  ///   - maxAge: how long a verdict is used before robots.txt is fetched again; nil: for the life of
+  ///     the cache (a crawl's run).
+  ///   - maxOrigins: how many verdicts are kept; past it the older half is forgotten. nil: no limit
+  ///     (a crawl exports them all for its next run).
+  package convenience init(
+    seed: [Entry] = [], userAgent: String = "thumbify", maxAge: Duration? = nil, maxOrigins: Int? = nil
+  ) {
+    self.init(seed: seed, userAgent: userAgent, maxAge: maxAge, maxOrigins: maxOrigins) {
+      ProcessInfo.processInfo.systemUptime
+    }
+  }
+
+  /// A cache whose ages are measured by `clock` (seconds; tests move it by hand).
+  init(
+    seed: [Entry] = [], userAgent: String = "thumbify", maxAge: Duration?, maxOrigins: Int?,
+    clock: @escaping @Sendable () -> Double
+  ) {
     self.userAgent = userAgent
+    self.maxAge = maxAge.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+    self.maxOrigins = maxOrigins.map { max(2, $0) }
+    self.clock = clock
     self.seed(seed)
   }
+
+  /// Origins with a verdict held.
+  var resolvedCount: Int { state.withLock { $0.resolved.count } }
 
   /// Adds entries from an earlier run; they are revalidated before use.
   package func seed(_ entries: [Entry]) {
@@ -81,7 +115,14 @@ package final class RobotsCache: Sendable {
   func verdict(for origin: String, hold: () -> Void = {}, fetch: @escaping Fetch) async -> (
     resolved: Resolved, isWaiter: Bool
   ) {
+    let now = maxAge == nil ? 0 : clock()
     let task = state.withLock { state -> Task<Resolved, Never>? in
+      if let maxAge, let at = state.resolvedAt[origin], now - at >= maxAge {
+        // Too old: fetched again, revalidated with what it was fetched with.
+        if let entry = state.resolved[origin]?.entry { state.seeds[origin] = entry }
+        state.resolved[origin] = nil
+        state.resolvedAt[origin] = nil
+      }
       if state.resolved[origin] != nil { return nil }
       state.waiters[origin, default: 0] += 1
       if let task = state.inFlight[origin] { return task }
@@ -130,9 +171,20 @@ package final class RobotsCache: Sendable {
     case .failure(let error):
       resolved = Resolved(rules: .disallowAll, unreachable: error)
     }
+    let now = maxAge == nil && maxOrigins == nil ? 0 : clock()
     state.withLock { state in
       state.resolved[origin] = resolved
       state.inFlight[origin] = nil
+      state.seeds[origin] = nil
+      guard maxAge != nil || maxOrigins != nil else { return }
+      state.resolvedAt[origin] = now
+      if let maxOrigins, state.resolved.count > maxOrigins {
+        let oldest = state.resolvedAt.sorted { $0.value < $1.value }.prefix(state.resolvedAt.count / 2)
+        for (old, _) in oldest where old != origin && state.waiters[old] == nil {
+          state.resolved[old] = nil
+          state.resolvedAt[old] = nil
+        }
+      }
     }
     return resolved
   }

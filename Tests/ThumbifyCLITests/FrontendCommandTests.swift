@@ -60,7 +60,8 @@ struct FrontendCommandTests {
     #expect(result.status == 0)
     #expect(
       result.out.contains(
-        "\nUSAGE: thumbify report <dir> [--out <file>] [--page-size <n>] [--log-format <format>]\n"))
+        "\nUSAGE: thumbify report <dir> [--out <file>] [--state <dir>] [--page-size <n>] [--log-format <format>]\n"
+      ))
     #expect(
       result.out.contains(
         "\n  -o, --out <file>        Where to write the page (default: <dir>/index.html).\n"))

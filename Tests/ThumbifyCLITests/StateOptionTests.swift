@@ -55,6 +55,27 @@ struct StateOptionTests {
     withExtendedLifetime(lock) {}
   }
 
+  @Test func cardsAndReportTakeTheStateAndCardsItsLock() async throws {
+    // Given a crawl with its state in a directory of its own
+    let crawled = Crawled()
+    defer { removeDirectory(crawled.root) }
+    _ = try await crawled.crawl(["--state", crawled.state])
+
+    // Then cards and report accept the same --state as every other command of the directory
+    let cards = await runCLI(["cards", crawled.out, "--state", crawled.state])
+    #expect(cards.status == 0, "\(cards.err)")
+    let report = await runCLI(["report", crawled.out, "--state", crawled.state])
+    #expect(report.status == 0, "\(report.err)")
+    #expect(FileManager.default.fileExists(atPath: crawled.out + "/index.html"))
+
+    // And cards does not write under a run holding that state's lock
+    let lock = try RunLock(OutputLayout(crawled.out, stateDirectory: crawled.state))
+    let refused = await runCLI(["cards", crawled.out, "--state", crawled.state])
+    #expect(refused.status == 70)
+    #expect(refused.err.contains("Another thumbify run (pid \(getpid())) is using '\(crawled.out)'"))
+    withExtendedLifetime(lock) {}
+  }
+
   @Test func theDefaultStateIsUnderXDGStateHomeAndNothingIsLeftInTheOutput() async throws {
     let crawled = Crawled()
     defer { removeDirectory(crawled.root) }

@@ -109,6 +109,68 @@ struct PublicLinkMetadataProviderTests {
     #expect(await call.value?.code == .metadataFetchCancelled)
   }
 
+  @Test func cancellingOneCallersTaskEndsThatCallOnly() async throws {
+    // Given two callers of one shared provider, each waiting on a tarpit (counted as it is reached)
+    let server = try await FaultServer()
+    let provider = try loopbackProvider(timeout: .seconds(300))
+    let first = testTask {
+      await previewError { () async throws(LinkPreviewError) in
+        try await provider.metadata(for: URL(string: server.url("/tarpit?image=first"))!)
+      }
+    }
+    let second = testTask {
+      await previewError { () async throws(LinkPreviewError) in
+        try await provider.metadata(
+          for: URL(string: server.url("/tarpit?image=second"))!, timeout: .seconds(20))
+      }
+    }
+    for _ in 0..<6_000 {
+      if try server.stats(bucket: "tarpit:first").count == 1,
+        try server.stats(bucket: "tarpit:second").count == 1
+      {
+        break
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(try server.stats(bucket: "tarpit:second").count == 1, "both calls are waiting on the tarpit")
+
+    // When the first caller's task is cancelled
+    first.cancel()
+
+    // Then its call ends as cancelled, and the second call is not cancelled: it goes on to its own
+    // timeout (with the provider's cancel() both would end as cancelled)
+    let cancelled = await first.value
+    #expect(cancelled?.code == .metadataFetchCancelled, "\(String(describing: cancelled))")
+    let other = await second.value
+    #expect(other?.code == .metadataFetchTimedOut, "\(String(describing: other))")
+  }
+
+  /// Issue 36: `LinkMetadata`'s JSON is the card JSON; a picture's size nothing has measured is absent
+  /// (not 0), and its URL is a `URL` in the API.
+  @Test func itsJSONIsACardWithUnknownSizesAbsent() async throws {
+    // Given a page whose icon has no size hints
+    let site = try await ArticleSite()
+    let provider = try loopbackProvider()
+
+    // When its metadata is read and encoded
+    let metadata = try await provider.metadata(for: site.articleURL)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let json = try encoder.encode(metadata)
+
+    // Then the pictures' URLs are URLs, the icon has no width or height, and the JSON is a valid card
+    #expect(metadata.imageURL == URL(string: site.nginx.url("/img/card.jpg")))
+    #expect(metadata.iconURL == URL(string: site.nginx.url("/img/icon.jpg")))
+    #expect(metadata.icon?.width == nil && metadata.icon?.height == nil)
+    let icon = (try JSONSerialization.jsonObject(with: json) as? [String: Any])?["icon"] as? [String: Any]
+    #expect(icon?["url"] as? String == site.nginx.url("/img/icon.jpg"))
+    #expect(icon?.keys.contains("width") == false && icon?.keys.contains("height") == false)
+    let docs = try JSONSchemaValidator(directory: TestPaths.repository + "/docs")
+    let errors = docs.errors(ofText: String(decoding: json, as: UTF8.self), against: "cards.schema.json")
+    #expect(errors.isEmpty, "\(errors)")
+    #expect(try JSONDecoder().decode(LinkMetadata.self, from: json).card == metadata.card)
+  }
+
   @Test func aFailedFetchKeepsItsCause() async throws {
     let server = try await FaultServer()
     let provider = try loopbackProvider()

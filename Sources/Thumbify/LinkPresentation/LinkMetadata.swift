@@ -74,6 +74,12 @@ extension LinkMetadata {
   /// The site icon (`LPLinkMetadata.iconProvider`; the pixels come from ``iconThumbnail(_:)``).
   public var icon: Card.Picture? { card.icon }
 
+  /// The card image's source URL (`image?.url` as a `URL`).
+  public var imageURL: URL? { card.image?.url.flatMap { URL(string: $0) } }
+
+  /// The site icon's source URL (`icon?.url` as a `URL`).
+  public var iconURL: URL? { card.icon?.url.flatMap { URL(string: $0) } }
+
   /// The video the page declares: a playable file or a player page (`Card.Video.kind`).
   public var video: Card.Video? { card.video }
 
@@ -128,7 +134,7 @@ extension LinkMetadata {
 
 extension LinkMetadata {
   /// The metadata of a fetched page: the card a crawl would write for it, with its pictures named
-  /// but not yet thumbnailed (`width`/`height` from the page's own hints, else 0; no variants).
+  /// but not yet thumbnailed (`width`/`height` from the page's own hints, else absent; no variants).
   init(_ preview: LinkMetadataProvider.Preview, normalizedURL: String) {
     let record = CrawlRecord(
       originalURL: preview.originalURL, normalizedURL: normalizedURL, outcome: .ok, fetch: preview.fetch,
@@ -137,9 +143,9 @@ extension LinkMetadata {
     let metadata = preview.metadata
     card.image = metadata.image.map {
       Card.Picture(
-        url: $0.url, width: $0.width ?? 0, height: $0.height ?? 0, alt: Card.text($0.alt))
+        url: $0.url, width: $0.width, height: $0.height, alt: Card.text($0.alt))
     }
-    card.icon = metadata.icon.map { Card.Picture(url: $0.url, width: 0, height: 0) }
+    card.icon = metadata.icon.map { Card.Picture(url: $0.url, width: nil, height: nil) }
     self.init(card: card)
     render = preview.render
     renderError = preview.renderError

@@ -17,8 +17,19 @@ import ThumbifySystem
 /// **shared**: make one when the server starts and call it from every request handler. It holds the
 /// fetcher (one libcurl multi loop and its connection pool, per-host politeness), the CPU pool its
 /// thumbnails are made on, and the cache, all of which are worth sharing; its calls run
-/// concurrently. ``cancel()`` therefore cancels the calls this instance has in flight at that moment
-/// (a shutting-down server's), not calls made after it. To cancel one request, cancel its task.
+/// concurrently.
+///
+/// ## Cancelling one call
+///
+/// Cancel one request by cancelling its task: that call ends with `metadataFetchCancelled` (its
+/// transfer is removed from libcurl at once), and the calls of other tasks on the same provider go
+/// on. ``cancel()`` cancels every call this instance has in flight at that moment, whoever made it
+/// (a shutting-down server's), not calls made after it.
+///
+/// ```swift
+/// let request = Task { try await provider.metadata(for: link) }
+/// request.cancel()  // this call only
+/// ```
 ///
 /// Errors are typed: a ``LinkPreviewError``, whose `code` is LinkPresentation's (`LPError.Code`) and
 /// whose `cause` is thumbify's (`FetchError`, `ThumbnailError`). Whole corpora go through `CrawlJob`.
@@ -186,8 +197,9 @@ public final class LinkMetadataProvider: Sendable {
     return metadata
   }
 
-  /// Cancels the calls this provider has in flight, thumbnail fetches included: each throws
-  /// `metadataFetchCancelled` and its transfer is removed from curl at once. Later calls run normally.
+  /// Cancels the calls this provider has in flight, every caller's, thumbnail fetches included: each
+  /// throws `metadataFetchCancelled` and its transfer is removed from curl at once. Later calls run
+  /// normally. To cancel one caller's call, cancel that caller's task instead.
   public func cancel() {
     calls.cancelAll()
   }

@@ -88,6 +88,8 @@ public final class CardService: Sendable {
   private let render: RenderStep
   private let pool = KeyedTaskPool<Result<Answer, CardServiceError>>()
   private let live = Atomic<Int>(0)
+  /// Cancels a live fetch at `liveDeadline`.
+  private let deadlines = DeadlineWatch()
   private let crawlCards: LRUCache<CardKey, Answer>
   private let storedCards: LRUCache<CardKey, (answer: Answer, stored: Double)>
   /// The crawl manifest's identity when last looked at, and when that was (seconds, monotonic).
@@ -322,22 +324,13 @@ public final class CardService: Sendable {
       return .failure(.storage(error))
     }
     let deadline = liveDeadline
-    let outcome = await withTaskGroup(of: Result<CrawlRecord?, StoreError>?.self) { group in
-      group.addTask {
-        do throws(StoreError) {
-          return .success(
-            try await crawler.crawlPage(url: url, normalizedURL: normalizedURL, previous: previous))
-        } catch {
-          return .failure(error)
-        }
+    let outcome = await deadlines.run(deadline: deadline) { () -> Result<CrawlRecord?, StoreError> in
+      do throws(StoreError) {
+        return .success(
+          try await crawler.crawlPage(url: url, normalizedURL: normalizedURL, previous: previous))
+      } catch {
+        return .failure(error)
       }
-      group.addTask {
-        try? await Task.sleep(for: deadline)
-        return nil
-      }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
     }
     let record: CrawlRecord
     switch outcome {
@@ -359,7 +352,9 @@ public final class CardService: Sendable {
       return .failure(.storage(error))
     }
     let failure = record.outcome == .failed ? record.error : nil
-    var answer = Answer(key: key, bytes: bytes, etag: Self.etag(bytes), source: .stored, failure: failure)
+    // The encoder's buffer has room for 2 KB: an exact copy is what the cache keeps.
+    var answer = Answer(
+      key: key, bytes: Array(bytes[...]), etag: Self.etag(bytes), source: .stored, failure: failure)
     storedCards[key] = (answer, Date().timeIntervalSince1970)
     answer.source = .live
     return .success(answer)

@@ -13,11 +13,14 @@ enum ReportCommand: Subcommand {
       and script under a strict Content-Security-Policy, no external resources) \
       showing every card with its thumbnails, placeholder, icon and errors. Image \
       paths are relative, so the page works when <dir> is served or opened from disk. \
-      Exits 70 when the manifest cannot be read or the page cannot be written.
+      It reads no state: --state is taken so that every command of one output directory \
+      takes the same options (a state left in <dir>/.thumbify is moved there). Exits 70 \
+      when the manifest cannot be read or the page cannot be written.
       """,
     arguments: [ArgumentSpec("dir", help: "The crawl's output directory.")],
     options: [
       .option("out", short: "o", value: "file", help: "Where to write the page (default: <dir>/index.html)."),
+      StateOption.spec,
       .option("page-size", value: "n", help: "Cards per page (1–10000).", default: "500"),
     ]
   )
@@ -27,8 +30,18 @@ enum ReportCommand: Subcommand {
     else {
       throw UsageError("The value '\(arguments.value("page-size") ?? "")' is invalid for '--page-size <n>'")
     }
-    let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
+    let format = try LogFormat.parse(arguments)
+    let diagnostics = Diagnostics(console: console, format: format, command: name)
     let directory = arguments.positionals[0]
+    // The report reads no state: a state directory that cannot be found matters only when named.
+    do {
+      _ = try StateOption.layout(
+        arguments, outputDirectory: directory, console: console, isQuiet: false, isJSON: format == .json,
+        command: name)
+    } catch  where arguments.value("state") != nil {
+      diagnostics.error(error.description, code: error.code)
+      return ExitCode.fatal
+    } catch {}
     let writer = ReportWriter(
       outputDirectory: directory, reportPath: arguments.value("out"), pageSize: pageSize)
     do {

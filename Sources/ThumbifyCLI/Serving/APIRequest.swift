@@ -1,3 +1,9 @@
+// The url fuzzer compiles this file into one module with URLNormalization (scripts/fuzz), where
+// there is no Thumbify to import.
+#if canImport(Thumbify)
+  import Thumbify
+#endif
+
 /// A request target of `thumbify serve`'s API, parsed: the route and, for `/v1/card`, its query.
 ///
 /// The query string is parsed here, not by libmicrohttpd, so that what is checked (length, one `url`,
@@ -93,7 +99,9 @@ enum APIRequest: Equatable {
     while let byte = iterator.next() {
       var decoded = byte
       if byte == UInt8(ascii: "%") {
-        guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+        guard let high = iterator.next().flatMap(URLNormalization.hexValue),
+          let low = iterator.next().flatMap(URLNormalization.hexValue)
+        else {
           return nil
         }
         decoded = high << 4 | low
@@ -106,15 +114,6 @@ enum APIRequest: Equatable {
     return String(validating: output, as: UTF8.self)
   }
 
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
-  }
-
   private static func isAlphanumeric(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
       || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
@@ -123,7 +122,9 @@ enum APIRequest: Equatable {
 
   private static func isLowerHex(_ text: Substring, count: Int) -> Bool {
     text.utf8.count == count
-      && text.utf8.allSatisfy { hexValue($0) != nil && !(UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) }
+      && text.utf8.allSatisfy {
+        URLNormalization.hexValue($0) != nil && !(UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0)
+      }
   }
 
   /// `ab/cd/<64 hex>.<webp|jpg|png|avif>` whose first two pairs are the hash's first four digits.

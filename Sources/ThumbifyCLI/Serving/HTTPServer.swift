@@ -355,26 +355,19 @@ final class HTTPServer: @unchecked Sendable {
       guard descriptor >= 0 else { throw failure("socket") }
       var yes: Int32 = 1
       setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-      var storage = sockaddr_storage()
-      var length: socklen_t
+      var (storage, length): (sockaddr_storage, socklen_t)
       if isV6 {
         var name = sockaddr_in6()
         name.sin6_family = sa_family_t(AF_INET6)
         name.sin6_port = UInt16(port).bigEndian
         inet_pton(AF_INET6, host, &name.sin6_addr)
-        length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        withUnsafeBytes(of: &name) { source in
-          withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-        }
+        (storage, length) = Self.storage(of: name)
       } else {
         var name = sockaddr_in()
         name.sin_family = sa_family_t(AF_INET)
         name.sin_port = UInt16(port).bigEndian
         inet_pton(AF_INET, host, &name.sin_addr)
-        length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeBytes(of: &name) { source in
-          withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-        }
+        (storage, length) = Self.storage(of: name)
       }
       let bound = withUnsafeMutablePointer(to: &storage) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
@@ -393,6 +386,15 @@ final class HTTPServer: @unchecked Sendable {
       }
       return (descriptor, boundPort)
     }
+  }
+
+  /// `name` (a `sockaddr_in` or `sockaddr_in6`) in a `sockaddr_storage`, and its length.
+  private static func storage<Address>(of name: Address) -> (sockaddr_storage, socklen_t) {
+    var storage = sockaddr_storage()
+    withUnsafeBytes(of: name) { source in
+      withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+    }
+    return (storage, socklen_t(MemoryLayout<Address>.size))
   }
 
   private static func isAccepting(unixPath path: String) -> Bool {

@@ -21,7 +21,7 @@ package struct SourceProfile: Sendable, Equatable {
 /// Why an embedded colour profile was not applied. The image is decoded all the same, as sRGB.
 package enum ColorProfileWarning: Error, Sendable, Equatable, CustomStringConvertible {
   /// The container's profile chunks are broken: JPEG `ICC_PROFILE` segments out of sequence,
-  /// missing or duplicated, or a profile larger than ``ColorManagement/maxProfileBytes``.
+  /// missing or duplicated, or a profile larger than `ColorManagement.maxProfileBytes`.
   case malformedChunks(format: ImageFormat, message: String)
   /// Little CMS refused the profile (corrupt, truncated, hostile tag table), or it describes
   /// a colour space the pixels are not in.

@@ -4,10 +4,10 @@ extension ImageDecoder: PlanarImageDecoding {
   ///
   /// Enforces ``DecodeOptions/maxBytes`` first, like ``decode(_:options:)``.
   /// A PNG is decoded to RGB by libpng as usual and converted at full size
-  /// (``YCbCrImage/init(fullRange:)``), which costs less than resizing three
+  /// (`YCbCrImage.init(fullRange:)`), which costs less than resizing three
   /// interleaved channels; one with an alpha channel or tRNS keeps the RGB path
   /// (WebP keeps its alpha). A WebP gives libwebp's own planes at full size
-  /// (``WebPDecoder/decodePlanes(_:options:)``).
+  /// (`WebPDecoder.decodePlanes(_:options:)`).
   ///
   /// - Throws: ``ImageError/tooLarge(bytes:limit:)``, ``ImageError/tooManyPixels(width:height:limit:)``
   ///   or ``ImageError/corrupt(format:message:)``.

@@ -21,7 +21,7 @@ package struct DecodeOptions: Sendable, Hashable {
   /// less cost; `nil` uses ``shrinkHeadroom``. See docs/decoding.md.
   package var jpegShrinkHeadroom: Double?
   /// The headroom for decoders that box-shrink rows as they decode them (PNG, GIF:
-  /// ``ShrinkingCanvas``): 2 leaves the resampler the same reduction its own pre-shrink
+  /// `ShrinkingCanvas`): 2 leaves the resampler the same reduction its own pre-shrink
   /// (``Resampler/preShrinkGap``) would, so the thumbnail matches a full-size decode's,
   /// at a fraction of the memory. See docs/decoding.md.
   package var boxShrinkHeadroom: Double

@@ -54,7 +54,7 @@ extension YCbCrImage {
 
   /// The same image in limited ("studio") range, as the WebP encoder takes it.
   ///
-  /// Y′ = 16 + Y·219/255, C′ = 128 + (C − 128)·224/255, rounded (``limitedRangeMappings``).
+  /// Y′ = 16 + Y·219/255, C′ = 128 + (C − 128)·224/255, rounded (`limitedRangeMappings`).
   /// A limited-range image is returned as is.
   package func limitedRange() -> YCbCrImage {
     guard range == .full else { return self }

@@ -26,11 +26,12 @@ public struct Card: Sendable, Codable, Equatable {
     /// The source image's URL, where its thumbnails were made from (absent in cards written by
     /// earlier versions, which did not record it).
     public var url: String?
-    /// The source image's full size, for the aspect ratio; 0 when unknown (a picture the page named
-    /// but nothing has thumbnailed yet: `LinkMetadata` from `LinkMetadataProvider`).
-    public var width: Int
+    /// The source image's full size, for the aspect ratio; absent when unknown (a picture the page
+    /// named but nothing has thumbnailed yet, without size hints: `LinkMetadata` from
+    /// `LinkMetadataProvider`). A crawl's cards always have it.
+    public var width: Int?
     /// The source image's full height, upright (like `width`).
-    public var height: Int
+    public var height: Int?
     /// ThumbHash, base64: a blurred preview to draw until a variant has loaded.
     public var placeholder: String?
     /// Dominant colour, `#rrggbb`: the flat placeholder when ThumbHash is not drawn.
@@ -41,7 +42,7 @@ public struct Card: Sendable, Codable, Equatable {
     public var variants: [Variant]
 
     package init(
-      url: String?, width: Int, height: Int, placeholder: String? = nil, color: String? = nil,
+      url: String?, width: Int?, height: Int?, placeholder: String? = nil, color: String? = nil,
       alt: String? = nil, variants: [Variant] = []
     ) {
       self.url = url

@@ -37,4 +37,28 @@ struct HostHealthTests {
     #expect(health.recordFailure("a"))
     #expect(health.isSkipped("a"))
   }
+
+  @Test("with a skip duration, hosts whose last failure is older are forgotten past the threshold")
+  func sweptWithASkipDuration() {
+    let clock = ManualClock()
+    let health = HostHealth(
+      limit: 2, skipDuration: .seconds(300), sweepThreshold: 10, clock: { clock.now.withLock { $0 } })
+    let forever = HostHealth(limit: 2, sweepThreshold: 10, clock: { clock.now.withLock { $0 } })
+    for index in 0..<20 {
+      health.recordFailure("h\(index)")
+      health.recordFailure("h\(index)")
+      forever.recordFailure("h\(index)")
+      forever.recordFailure("h\(index)")
+    }
+    // Recent failures are all kept (each of these hosts is skipped now).
+    #expect(health.trackedHosts == 20)
+    #expect(health.isSkipped("h0"))
+    clock.now.withLock { $0 += 300 }
+    health.recordFailure("new")
+    forever.recordFailure("new")
+    #expect(health.trackedHosts == 1)
+    // Without a skip duration a skipped host stays skipped for the run: nothing is forgotten.
+    #expect(forever.trackedHosts == 21)
+    #expect(forever.isSkipped("h0"))
+  }
 }
