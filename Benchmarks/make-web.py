@@ -9,11 +9,14 @@ Hosts are loopback addresses 127.0.0.2 … 127.0.0.10, all on one port:
   127.0.0.9            a failing site (every page answers 503);
   127.0.0.10           a redirecting site (every page 301s to the same path on 127.0.0.2).
 Each site serves /p/<n>.html for any n from 100 templates (picked by n's last two digits), so the
-URL count can grow to 100,000+ without writing 100,000 files. Templates are realistic pages
-(~6–15 KB, OpenGraph, icons, JSON-LD, body text). 60 % of pages share the site-wide og:image,
-35 % use one of the site's 30 other photos (every site has its own), 5 % point at a missing image. Photos are real: crops of
-samples/photos and Debian's backgrounds (gnome-backgrounds, desktop-base), made with Pillow,
-1200×630 JPEG (some progressive) and some PNG/WebP, as og:images are.
+URL count can grow to 100,000+ without writing 100,000 pages. Templates are realistic pages
+(~6–15 KB, OpenGraph, icons, JSON-LD, body text). As on the real web most pages have an image of their
+own: 65 % of pages (by template) point at /img/p/<page number>.jpg, one distinct 1200×630 JPEG per page
+number (nginx's sub_filter writes the number into the page; the files are written for every page number
+below the largest --urls, in <dir>/own); 20 % share the site-wide og:image, 10 % use one of the site's 30
+section photos, 5 % point at a missing image. Photos are real: crops of samples/photos and Debian's
+backgrounds (gnome-backgrounds, desktop-base), made with Pillow, 1200×630 JPEG (some progressive) and
+some PNG/WebP, as og:images are. (Until 5 Dec 2026: 60 % site-wide, 35 % section photos, no own images.)
 Writes <dir>/nginx.conf, <dir>/urls-<N>.txt and the sites under <dir>/sites.
 """
 import argparse, glob, io, os, random, shutil
@@ -111,7 +114,8 @@ def main():
     rng = random.Random(args.seed)
     root = os.path.abspath(args.dir)
     sites = os.path.join(root, "sites")
-    if not os.path.exists(os.path.join(root, ".complete")):
+    own_templates = set()
+    if not os.path.exists(os.path.join(root, ".complete-v2")):
         shutil.rmtree(sites, ignore_errors=True)
         sources = photo_sources(repo)
         favicon = open(os.path.join(repo, "samples/site/favicon.ico"), "rb").read()
@@ -131,7 +135,10 @@ def main():
                 names.append(name)
             for t in range(100):
                 roll = rng.random()
-                if roll < 0.60:
+                if roll < 0.65:
+                    image = "/img/p/__PAGE__.jpg"
+                    own_templates.add(t)
+                elif roll < 0.85:
                     image = "/img/" + names[0]
                 elif roll < 0.95:
                     image = "/img/" + names[1 + t % (len(names) - 1)]
@@ -139,7 +146,36 @@ def main():
                     image = "/img/missing.jpg"
                 with open(os.path.join(site, "t", f"{t:02d}.html"), "w") as f:
                     f.write(template(host, t, image, rng))
-        open(os.path.join(root, ".complete"), "w").close()
+        with open(os.path.join(root, "own-templates.txt"), "w") as f:
+            f.write(" ".join(str(t) for t in sorted(own_templates)))
+        open(os.path.join(root, ".complete-v2"), "w").close()
+    # One distinct photo per page number whose template points at its own image, for every page number
+    # of the longest list (written once; a longer list adds the missing ones).
+    own_templates = {int(t) for t in open(os.path.join(root, "own-templates.txt")).read().split()}
+    own = os.path.join(root, "own")
+    os.makedirs(own, exist_ok=True)
+    missing = [n for n in range(max(args.urls, default=0)) if n % 100 in own_templates
+               and not os.path.exists(os.path.join(own, f"{n}.jpg"))]
+    if missing:
+        sources = photo_sources(repo)
+        opened = []
+        for path in sources:
+            try:
+                image = Image.open(path)
+                image.draft("RGB", (2400, 1600))
+                opened.append(image.convert("RGB"))
+            except Exception:
+                pass
+        own_rng = random.Random(args.seed * 7919 + len(missing))
+        for n in missing:
+            image = opened[n % len(opened)]
+            scale = own_rng.uniform(0.45, 1.0)
+            width = int(image.width * scale)
+            height = min(int(width * 630 / 1200), image.height)
+            left = own_rng.randint(0, max(0, image.width - width))
+            top = own_rng.randint(0, max(0, image.height - height))
+            crop = image.crop((left, top, left + width, top + height)).resize((1200, 630), Image.BICUBIC)
+            crop.save(os.path.join(own, f"{n}.jpg"), "JPEG", quality=82, progressive=(n % 3 == 0))
     servers = []
     for host in ORDINARY + [SLOW]:
         rate = "limit_rate 32k;" if host == SLOW else ""
@@ -147,8 +183,11 @@ def main():
     listen {host}:{args.port};
     root {sites}/{host};
     {rate}
-    location ~ ^/p/\\d*?(\\d\\d)\\.html$ {{ try_files /t/$1.html =404; }}
-    location ~ ^/p/(\\d)\\.html$ {{ try_files /t/0$1.html =404; }}
+    location ~ ^/p/(?<page>\\d*?(?<t>\\d\\d))\\.html$ {{
+      sub_filter '__PAGE__' $page; sub_filter_last_modified on; try_files /t/$t.html =404; }}
+    location ~ ^/p/(?<page>\\d)\\.html$ {{
+      sub_filter '__PAGE__' $page; sub_filter_last_modified on; try_files /t/0$page.html =404; }}
+    location ~ ^/img/p/(?<n>\\d+)\\.jpg$ {{ root {root}/own; try_files /$n.jpg =404; }}
   }}""")
     servers.append(f"""  server {{ listen {FAILING}:{args.port}; return 503; }}""")
     servers.append(

@@ -8,8 +8,10 @@ import Foundation
 ///         [--peer-samples 1] [--per-host 16] [--concurrency 64] [--peer-without-cards]
 ///         [--before <thumbify binary>]
 ///
-/// `Benchmarks/make-web.py` writes the web (nine loopback hosts 127.0.0.2–10, real photos, a shared
-/// og:image per site, a slow, a failing and a redirecting site). Each sample is a cold crawl into a
+/// `Benchmarks/make-web.py` writes the web (nine loopback hosts 127.0.0.2–10, real photos: most pages an
+/// og:image of their own, a fifth a shared one per site; a slow, a failing and a redirecting site). The
+/// pages' own images are files, one per page number of the longest list (~50 KB each: `--scale 100000`
+/// writes ~5 GB once). Each sample is a cold crawl into a
 /// fresh directory by the real `thumbify` binary (the release build next to this program) and by the
 /// peer, each a child process whose wall time, CPU time (`wait4`) and peak RSS (GNU `time`, see
 /// `ChildProcess`) are recorded; every crawl writes into a directory of its own, `sync`ed before it.

@@ -11,14 +11,14 @@ extension ThumbnailVariant {
   public var role: Role { name.hasPrefix("icon") ? .icon : .image }
 
   /// The canonical spelling, `card=600x1200,contain,webp,q=80` (and `,m=N` when the variant sets
-  /// libwebp's method).
+  /// libwebp's method, `,pass` when it ``passesThrough``).
   public var specification: String {
     "\(name)=\(box),\(fit.rawValue),\(encoding.format.rawValue),q=\(encoding.quality)"
-      + (encoding.webpMethod.map { ",m=\($0)" } ?? "")
+      + (encoding.webpMethod.map { ",m=\($0)" } ?? "") + (passesThrough ? ",pass" : "")
   }
 
-  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]`; `nil` when
-  /// malformed. `m` is libwebp's method, 0–6.
+  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass]`; `nil`
+  /// when malformed. `m` is libwebp's method, 0–6; `pass` sets ``passesThrough``.
   ///
   /// A name starting with `icon` makes the variant from the site icon; any other from the card image.
   public init?(specification text: String) {
@@ -43,6 +43,8 @@ extension ThumbnailVariant {
         encoding.quality = quality
       } else if option.hasPrefix("m="), let method = Int(option.dropFirst(2)), (0...6).contains(method) {
         encoding.webpMethod = method
+      } else if option == "pass" {
+        passesThrough = true
       } else {
         return nil
       }

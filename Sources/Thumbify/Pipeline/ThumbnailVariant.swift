@@ -14,19 +14,24 @@ public struct ThumbnailVariant: Sendable, Hashable {
   public var encoding: EncodeOptions
   /// Whether an image smaller than the box is enlarged (never, by default).
   public var allowsUpscaling: Bool
+  /// Whether a web-ready source that already fits the box is stored as it is, in its own format, when
+  /// that is smaller than the encode (docs/imaging.md, "Pass-through"): on for ``defaults``, off unless
+  /// asked otherwise, so a variant given by its format (`--variant …,jpeg`) always has that format.
+  public var passesThrough: Bool
 
   /// A variant named `name`: `box` and `fit`, encoded as `format` at `quality` (1–100) with libwebp's
   /// `webpMethod` (0–6, `nil` for libwebp's default); smaller images are enlarged only with
   /// `allowsUpscaling`.
   public init(
     name: String, box: Size, fit: Fit = .contain, format: OutputFormat = .webp, quality: Int = 80,
-    webpMethod: Int? = nil, allowsUpscaling: Bool = false
+    webpMethod: Int? = nil, allowsUpscaling: Bool = false, passesThrough: Bool = false
   ) {
     self.name = name
     self.box = box
     self.fit = fit
     self.encoding = EncodeOptions(format: format, quality: quality, webpMethod: webpMethod)
     self.allowsUpscaling = allowsUpscaling
+    self.passesThrough = passesThrough
   }
 
   /// A link card's image, 600 px wide: the box is 600×1200, contained, WebP q85 at libwebp method 2
@@ -36,13 +41,14 @@ public struct ThumbnailVariant: Sendable, Hashable {
   /// taller than twice its width is capped at twice the width in height (a 1000×5000 infographic
   /// becomes 240×1200). Never upscaled. One of ``defaults``.
   public static let card = ThumbnailVariant(
-    name: "card", box: Size(width: 600, height: 1200), quality: 85, webpMethod: 2)
+    name: "card", box: Size(width: 600, height: 1200), quality: 85, webpMethod: 2, passesThrough: true)
   /// The card image for 2× displays: 1200×2400, contained, WebP q85 at method 2. One of ``defaults``.
   public static let card2x = ThumbnailVariant(
-    name: "card2x", box: Size(width: 1200, height: 2400), quality: 85, webpMethod: 2)
+    name: "card2x", box: Size(width: 1200, height: 2400), quality: 85, webpMethod: 2, passesThrough: true)
   /// A site icon: 64×64, centre-cropped (smaller icons are kept at their size), WebP q80 (lossless
   /// alpha is kept). One of ``defaults``.
-  public static let icon = ThumbnailVariant(name: "icon", box: Size(width: 64, height: 64), fit: .cover)
+  public static let icon = ThumbnailVariant(
+    name: "icon", box: Size(width: 64, height: 64), fit: .cover, passesThrough: true)
 
   /// The one default variant set: `card`, `card2x` (made from the card image) and `icon` (from the site
   /// icon), used by `thumbify crawl` without `--variant`, `CrawlConfiguration()`, and the library's

@@ -53,6 +53,9 @@ package struct Thumbnailer: Sendable {
     -> ThumbnailSet
   {
     var options = limits
+    // Only looked at when a variant could use it: a few header bytes, no decode.
+    let webReady = variants.contains(where: \.passesThrough) ? WebReadyImage.format(of: data) : nil
+    let passThrough = webReady.map { PassThroughSource(bytes: data, format: $0) }
     let hint = ThumbnailVariant.decodeTarget(for: variants)
     options.target = hint?.target
     options.fit = hint?.fit ?? .contain
@@ -71,7 +74,8 @@ package struct Thumbnailer: Sendable {
       if let planes {
         return try thumbnails(
           of: planes.image, originalSize: planes.originalSize, profile: planes.profile, source: source,
-          variants: variants, resize: { resampler.resize(planes, geometry: $0, chromaFactor: (2, 2)) },
+          passThrough: passThrough, variants: variants,
+          resize: { resampler.resize(planes, geometry: $0, chromaFactor: (2, 2)) },
           placeholder: { Placeholder(planes: $0) },
           encode: { (image, options) throws(ImageError) in try planarEncoder.encode(image, options: options) }
         )
@@ -85,7 +89,7 @@ package struct Thumbnailer: Sendable {
     }
     return try thumbnails(
       of: decoded.buffer, originalSize: decoded.originalSize, profile: decoded.profile, source: source,
-      variants: variants, resize: { resampler.resize(decoded, geometry: $0) },
+      passThrough: passThrough, variants: variants, resize: { resampler.resize(decoded, geometry: $0) },
       placeholder: { Placeholder(image: $0) },
       encode: { (pixels, options) throws(ImageError) in try encoder.encode(pixels, options: options) })
   }
@@ -94,15 +98,24 @@ package struct Thumbnailer: Sendable {
   /// placeholder from the first variant's pixels (from the decode itself when there is no variant).
   private func thumbnails<Pixels>(
     of decoded: Pixels, originalSize: Size, profile: SourceProfile?, source: String,
-    variants: [ThumbnailVariant],
+    passThrough: PassThroughSource?, variants: [ThumbnailVariant],
     resize: (ThumbnailGeometry) -> Pixels, placeholder: (Pixels) -> Placeholder,
     encode: (Pixels, EncodeOptions) throws(ImageError) -> [UInt8]
   ) throws(ThumbnailError) -> ThumbnailSet {
     var shown: Placeholder?
     var thumbnails: [Thumbnail] = []
+    // The last encode of this picture: its bytes per pixel predict another variant's.
+    var lastEncode: (bytes: Int, pixels: Int)?
     for variant in variants {
       let geometry = ThumbnailGeometry(
         source: originalSize, box: variant.box, fit: variant.fit, allowsUpscaling: variant.allowsUpscaling)
+      let passable = variant.passesThrough ? passThrough?.fitting(geometry, originalSize: originalSize) : nil
+      if let passable, let lastEncode, passable.isClearlySmaller(than: lastEncode, pixels: geometry.output) {
+        if shown == nil { shown = placeholder(resize(geometry)) }
+        thumbnails.append(
+          try stored(passable.bytes, format: passable.format, variant: variant, geometry: geometry))
+        continue
+      }
       let pixels = resize(geometry)
       if shown == nil { shown = placeholder(pixels) }
       let encoded: [UInt8]
@@ -111,7 +124,13 @@ package struct Thumbnailer: Sendable {
       } catch {
         throw .image(error)
       }
-      thumbnails.append(try stored(encoded, variant: variant, geometry: geometry))
+      lastEncode = (encoded.count, geometry.output.width * geometry.output.height)
+      if let passable, passable.bytes.count < encoded.count {
+        thumbnails.append(
+          try stored(passable.bytes, format: passable.format, variant: variant, geometry: geometry))
+      } else {
+        thumbnails.append(try stored(encoded, variant: variant, geometry: geometry))
+      }
     }
     let picked = shown ?? placeholder(decoded)
     return ThumbnailSet(
@@ -120,19 +139,47 @@ package struct Thumbnailer: Sendable {
       profile: profile.map(ProfileRecord.init))
   }
 
-  /// Stores a variant's encoded bytes and describes the result.
-  func stored(_ encoded: [UInt8], variant: ThumbnailVariant, geometry: ThumbnailGeometry)
+  /// Stores a variant's encoded bytes (in the variant's format unless `format` says otherwise: a
+  /// source passed through) and describes the result.
+  func stored(
+    _ encoded: [UInt8], format: OutputFormat? = nil, variant: ThumbnailVariant, geometry: ThumbnailGeometry
+  )
     throws(ThumbnailError)
     -> Thumbnail
   {
+    let format = format ?? variant.encoding.format
     let blob: StoredBlob
     do {
-      blob = try store.store(encoded, fileExtension: variant.encoding.format.fileExtension)
+      blob = try store.store(encoded, fileExtension: format.fileExtension)
     } catch {
       throw .store(error)
     }
     return Thumbnail(
       name: variant.name, path: blob.path, width: geometry.output.width, height: geometry.output.height,
-      bytes: blob.bytes, format: variant.encoding.format, sha256: blob.sha256)
+      bytes: blob.bytes, format: format, sha256: blob.sha256)
+  }
+}
+
+/// A web-ready source (``WebReadyImage``) that a variant may store as it is (docs/imaging.md, "Pass-through").
+struct PassThroughSource {
+  var bytes: [UInt8]
+  var format: OutputFormat
+
+  /// Itself when the variant's thumbnail would be the whole source at its own size (no resize, no crop).
+  func fitting(_ geometry: ThumbnailGeometry, originalSize: Size) -> PassThroughSource? {
+    let region = geometry.region
+    let isWhole =
+      geometry.output == originalSize && region.x == 0 && region.y == 0
+      && region.width == Double(originalSize.width) && region.height == Double(originalSize.height)
+    return isWhole ? self : nil
+  }
+
+  /// Whether the source is at least 10 % smaller than an encode of `pixels` is predicted to be, from the
+  /// bytes per pixel of the picture's last encode: the encode is then skipped. Closer calls are settled
+  /// by encoding and comparing.
+  func isClearlySmaller(than lastEncode: (bytes: Int, pixels: Int), pixels: Size) -> Bool {
+    let predicted =
+      Double(lastEncode.bytes) * Double(pixels.width * pixels.height) / Double(lastEncode.pixels)
+    return Double(bytes.count) <= 0.9 * predicted
   }
 }

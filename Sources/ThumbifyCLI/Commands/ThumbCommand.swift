@@ -27,7 +27,7 @@ enum ThumbCommand: Subcommand {
       .option(
         "variant", value: "spec",
         help:
-          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N]; repeat for several "
+          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass]; repeat for several "
           + "(instead of --size, --fit, --format and --quality).",
         isRepeating: true),
       // No `default:` for these four, so that `variants(from:)` sees whether they were given; the help

@@ -142,6 +142,7 @@ struct VariantSpecificationTests {
     ("card=600x315,avif,q=60", "card=600x315,contain,avif,q=60"),
     ("card2x=1200x2400,q=85,m=2", "card2x=1200x2400,contain,webp,q=85,m=2"),
     ("fast=600x600,m=0,webp", "fast=600x600,contain,webp,q=80,m=0"),
+    ("card=600x1200,pass,q=85", "card=600x1200,contain,webp,q=85,pass"),
   ])
   func parsesAndPrintsCanonically(text: String, canonical: String) throws {
     let variant = try #require(ThumbnailVariant(specification: text))
@@ -165,8 +166,8 @@ struct VariantSpecificationTests {
   @Test func theDefaultsSpellTheirEncoderSettings() {
     #expect(
       ThumbnailVariant.defaults.map(\.specification) == [
-        "card=600x1200,contain,webp,q=85,m=2", "card2x=1200x2400,contain,webp,q=85,m=2",
-        "icon=64x64,cover,webp,q=80",
+        "card=600x1200,contain,webp,q=85,m=2,pass", "card2x=1200x2400,contain,webp,q=85,m=2,pass",
+        "icon=64x64,cover,webp,q=80,pass",
       ])
     #expect(ThumbnailVariant.defaultImageVariants == [.card, .card2x])
   }
