@@ -14,6 +14,9 @@ enum DateText {
     var day: Int
     var start: Int
     var end: Int
+    /// A dotted day-first date with a two-digit year (`31.10.23`): a page's own stamp in a byline
+    /// or a date element, but too like a version number in running text.
+    var hasShortYear = false
   }
 
   /// Which of day and month comes first in an all-numeric date with `/` or `-` whose numbers do not
@@ -80,6 +83,16 @@ enum DateText {
         if ends, digits == 4, thirdDigits <= 2 {
           return Found(year: value, month: second, day: third, start: start, end: thirdEnd)
         }
+        // `31.10.23`: dotted, day first, a two-digit year read as 19yy from 95 on, else 20yy.
+        if ends, digits <= 2, thirdDigits == 2, separator == UInt8(ascii: "."), secondEnd - end - 1 == 2,
+          (1...12).contains(second), (1...31).contains(value),
+          thirdEnd == count || bytes[thirdEnd] != UInt8(ascii: ".") || thirdEnd + 1 == count
+            || !ASCII.isDigit(bytes[thirdEnd + 1])
+        {
+          return Found(
+            year: third >= 95 ? 1900 + third : 2000 + third, month: second, day: value, start: start,
+            end: thirdEnd, hasShortYear: true)
+        }
         if ends, digits <= 2, thirdDigits == 4 {
           let dayFirstHere: Bool
           if separator == UInt8(ascii: ".") || value > 12 {
@@ -116,13 +129,15 @@ enum DateText {
       return nil
     }
     // A month name, then the day, then the year: `April 3, 2019`, `Apr. 3rd 2019`.
-    if let month = monthBefore(bytes, start) {
+    if let (month, monthStart) = monthBefore(bytes, start) {
       var next = skipOrdinal(bytes, end)
       if next < count, bytes[next] == UInt8(ascii: ",") { next += 1 }
       next = skipSpace(bytes, next)
       if next < count, bytes[next] == UInt8(ascii: ",") { next = skipSpace(bytes, next + 1) }
       if let (year, yearEnd) = year(bytes, next) {
-        return Found(year: year, month: month, day: value, start: start, end: yearEnd)
+        // The date starts at its month name: the word before it is the one that says what it is
+        // (`on April 3, 2019`).
+        return Found(year: year, month: month, day: value, start: monthStart, end: yearEnd)
       }
     }
     return nil
@@ -218,7 +233,7 @@ enum DateText {
   }
 
   /// The month named just before `start` (`April 3`, `Apr. 3`, `April, 3`).
-  private static func monthBefore(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+  private static func monthBefore(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Int, Int)? {
     var end = start
     var sawSpace = false
     while end > 0,
@@ -239,8 +254,8 @@ enum DateText {
       begin -= 1
       if end - begin > 24 { return nil }
     }
-    guard end - begin >= 3 else { return nil }
-    return month(bytes, begin..<end)
+    guard end - begin >= 3, let month = month(bytes, begin..<end) else { return nil }
+    return (month, begin)
   }
 
   private static func month(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {

@@ -40,11 +40,17 @@ public struct MetadataExtractor: MetadataExtracting {
   {
     let (decoded, collector) = Self.collect(bytes, contentType: contentType)
     let clock = now()
-    var metadata = MetadataRules(
+    let (extracted, isPublishedTimeGeneric) = MetadataRules(
       collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: clock
     )
     .metadata()
-    if metadata.publishedTime == nil {
+    var metadata = extracted
+    // A structured date in UTC may not be the day the page's readers saw: the page is searched for
+    // its own local date (`DateSearch.localDate(for:url:)`).
+    let utc = metadata.publishedTime.flatMap(DateParser.parse).flatMap {
+      $0.offset == 0 && $0.time != nil ? $0 : nil
+    }
+    if metadata.publishedTime == nil || utc != nil || isPublishedTimeGeneric {
       // No structured source gave a date: the whole page is searched, in a second pass.
       var search = DateSearch(now: clock, language: metadata.lang)
       decoded.withUTF8(input: bytes) { buffer in
@@ -52,7 +58,21 @@ public struct MetadataExtractor: MetadataExtracting {
         tokenizer.looksForDateHints = true
         tokenizer.run(&search)
       }
-      if let found = search.result(url: WebURL(pageURL)) {
+      if isPublishedTimeGeneric {
+        // A generic `date` meta is often the day the page was generated: a dated element in the
+        // byline (a `<time datetime>`, the URL) outranks it.
+        if let found = search.result(url: WebURL(pageURL)), found.score >= 40 {
+          metadata.publishedTime = DateParser.format(found.date)
+          metadata.publishedTimeSource = found.source.rawValue
+          metadata.publishedTimeText = nil
+        }
+      } else if let utc {
+        if let found = search.localDate(for: utc, url: WebURL(pageURL)) {
+          metadata.publishedTimeText = metadata.publishedTime
+          metadata.publishedTime = DateParser.format(found.date)
+          metadata.publishedTimeSource = found.source.rawValue
+        }
+      } else if let found = search.result(url: WebURL(pageURL)) {
         metadata.publishedTime = DateParser.format(found.date)
         metadata.publishedTimeSource = found.source.rawValue
       }

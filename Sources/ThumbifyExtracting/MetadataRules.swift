@@ -60,6 +60,7 @@ struct MetadataRules {
       + ["og:image", "og:video", "og:audio"].flatMap { prefix in ImageRules.groupSuffixes.map { prefix + $0 }
       }
       + AuthorRules.metaKeys + DateRules.publishedMetas + DateRules.otherPublishedMetas
+      + DateRules.genericPublishedMetas
       + DateRules.modifiedMetas + DateRules.otherModifiedMetas)
 
   /// The first non-empty content among `keys`, in key order.
@@ -74,7 +75,9 @@ struct MetadataRules {
     return WebURL(text, relativeTo: base)
   }
 
-  func metadata() -> PageMetadata {
+  /// The page's metadata, and whether its `publishedTime` came from a meta that names a date but
+  /// not which one (`DateRules.genericPublishedMetas`), which the date search may outrank.
+  func metadata() -> (metadata: PageMetadata, isPublishedTimeGeneric: Bool) {
     var result = PageMetadata()
     let primary = jsonLD.primary
     result.title =
@@ -101,7 +104,10 @@ struct MetadataRules {
     result.lang = language()
     result.author = AuthorRules(rules: self).author()
     let dates = DateRules(rules: self, now: now)
-    (result.publishedTime, result.publishedTimeText, result.publishedTimeSource) = dates.published()
+    let published = dates.published()
+    (result.publishedTime, result.publishedTimeText, result.publishedTimeSource) =
+      (published.time, published.text, published.source)
+
     (result.modifiedTime, result.modifiedTimeText) = dates.modified()
     result.themeColor = short(meta("theme-color", "msapplication-tilecolor"))
     result.twitterCard = short(meta("twitter:card"))
@@ -114,7 +120,7 @@ struct MetadataRules {
     result.video = VideoRules(rules: self).video()
     result.audio = AudioRules(rules: self).audio()
     result.oembed = oEmbed()
-    return result
+    return (result, published.isGeneric)
   }
 
   private func short(_ text: String?) -> String? {

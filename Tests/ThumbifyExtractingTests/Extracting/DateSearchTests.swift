@@ -186,4 +186,93 @@ struct DateSearchTests {
     let metadata = extract(#"<p class="date">\#(digits)</p><p>\#(digits)</p>"#)
     #expect(metadata.publishedTime == nil)
   }
+
+  // MARK: - Structured dates checked against the page
+
+  @Test func aUTCDateTakesTheURLsLocalDay() {
+    let metadata = extract(
+      "<p>Text</p>", head: #"<meta property="article:published_time" content="2018-12-31T23:11:59+00:00">"#,
+      url: "https://blog.example.com/2019/01/01/new-year/")
+    #expect(metadata.publishedTime == "2019-01-01")
+    #expect(metadata.publishedTimeSource == "url")
+    #expect(metadata.publishedTimeText == "2018-12-31T23:11:59Z")
+  }
+
+  @Test func aUTCDateTakesTheSameInstantWithThePagesOffset() {
+    let head = #"<meta property="article:published_time" content="2023-11-09T02:11:03+00:00">"#
+    let offset = extract(
+      #"<p>Related <time datetime="2023-11-07T12:00:00-05:00">x</time></p><time datetime="2023-11-08T21:11:03-05:00">Nov 8</time>"#,
+      head: head)
+    #expect(offset.publishedTime == "2023-11-08T21:11:03-05:00")
+    #expect(offset.publishedTimeSource == "time-element")
+    // A zoneless clock a whole number of hours off the same instant gives the offset.
+    let zoneless = extract(#"<time datetime="2023-11-08 20:11:03">Nov 8</time>"#, head: head)
+    #expect(zoneless.publishedTime == "2023-11-08T20:11:03-06:00")
+  }
+
+  @Test func aUTCDateStaysWhenNothingLocalContradictsIt() {
+    // A teaser list's plain stamps (score below 40) are not the page's own date.
+    let teasers = extract(
+      "<ul><li>Other story</li><li>19.08.2020</li></ul>",
+      lang: "de", head: #"<meta property="article:published_time" content="2020-08-18T19:35:33Z">"#)
+    #expect(teasers.publishedTime == "2020-08-18T19:35:33Z")
+    #expect(teasers.publishedTimeSource == "meta")
+    // At 10:04 UTC the day before is west of -10:00: the URL's day is when the slug was made.
+    let morning = extract(
+      "<p>Text</p>", head: #"<meta property="article:published_time" content="2020-07-09T10:04:04Z">"#,
+      url: "https://news.example.com/2020/07/08/story/")
+    #expect(morning.publishedTime == "2020-07-09T10:04:04Z")
+  }
+
+  @Test func datePublishedAnywhereComesBeforeAVideosUploadDate() {
+    let metadata = extract(
+      #"<meta itemprop="datePublished" content="2020-09-30T02:00:07-07:00">"#,
+      head:
+        #"<script type="application/ld+json">{"@type":"VideoObject","uploadDate":"2020-09-29T22:40:00-07:00"}</script>"#
+    )
+    #expect(metadata.publishedTime == "2020-09-30T02:00:07-07:00")
+  }
+
+  @Test func aGenericDateMetaLosesToTheBylinesDate() {
+    let head = #"<meta name="date" content="2020-02-12">"#
+    let byline = extract(
+      #"<article><div class="news-date"><time datetime="2020-02-05">05.02.2020</time></div></article>"#,
+      lang: "de", head: head)
+    #expect(byline.publishedTime == "2020-02-05")
+    #expect(byline.publishedTimeSource == "time-element")
+    // A date in running text does not outrank it.
+    let prose = extract("<p>Die Regel vom 3. März 2019 gilt.</p>", lang: "de", head: head)
+    #expect(prose.publishedTime == "2020-02-12")
+    #expect(prose.publishedTimeSource == "meta")
+  }
+
+  // MARK: - Where a date stands
+
+  @Test func aDateStandingAloneBeatsOneInASentence() {
+    let metadata = extract(
+      "<p>The law of 3 March 2019 changed it all.</p><p><em>4 June 2020</em></p>", lang: "en-GB")
+    #expect(metadata.publishedTime == "2020-06-04")
+  }
+
+  @Test func aDateInTheTitleCounts() {
+    let metadata = extract(
+      "<h1>Zuschauer kehren zurück<br><small>02.02.2022</small></h1>"
+        + "<p>Laut der am 28.01.2022 in Kraft getretenen Verordnung</p>", lang: "de")
+    #expect(metadata.publishedTime == "2022-02-02")
+  }
+
+  @Test func readersCommentsDatesLose() {
+    let metadata = extract(
+      #"<article><p>Jane, on December 14, 2015</p></article><div class="comment-meta">December 15, 2015 at 11:21</div>"#,
+      lang: "en")
+    #expect(metadata.publishedTime == "2015-12-14")
+  }
+
+  @Test func aTwoDigitYearIsReadOnlyAsAStamp() {
+    let stamp = extract(#"<div class="article-meta">Von: Jane <span>31.10.23</span></div>"#, lang: "de")
+    #expect(stamp.publishedTime == "2023-10-31")
+    #expect(
+      extract("<p>Die Version 10.12.19 ist erschienen und läuft gut.</p>", lang: "de").publishedTime == nil)
+    #expect(extract("<p>Stand: <b>10.12.99</b></p>", lang: "de").publishedTime == "1999-12-10")
+  }
 }
