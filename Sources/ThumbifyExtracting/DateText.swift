@@ -2,7 +2,8 @@
 /// them in: `2019-04-03`, `03.04.2019`, `3/4/2019` (only where the numbers or the page's language
 /// tell day from month), `3. April 2019`, `3 avril 2019`, `3 de abril de 2019`, `April 3rd, 2019`,
 /// with month names in English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
-/// Russian, Turkish, Swedish, Danish, Norwegian, Finnish and Czech.
+/// Russian, Turkish, Swedish, Danish, Norwegian, Finnish and Czech, and `2020年7月3日` /
+/// `2020년 7월 3일` (Chinese, Japanese, Korean).
 ///
 /// It looks only where a digit stands, so text without numbers costs one pass of byte compares,
 /// and it makes no string unless a digit run could start or end a date.
@@ -68,6 +69,7 @@ enum DateText {
   ) -> Found? {
     let count = bytes.count
     guard digits <= 4 else { return nil }
+    if digits == 4, let found = cjkDate(bytes, start, year: value, end: end) { return found }
     // All-numeric forms: the same separator twice.
     if end + 1 < count, [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ".")].contains(bytes[end]),
       ASCII.isDigit(bytes[end + 1])
@@ -139,6 +141,35 @@ enum DateText {
         // (`on April 3, 2019`).
         return Found(year: year, month: month, day: value, start: monthStart, end: yearEnd)
       }
+    }
+    return nil
+  }
+
+  /// `2020年7月3日` (Chinese, Japanese) and `2020년 7월 3일` (Korean), the year's digits from
+  /// `start` to `end`.
+  private static func cjkDate(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, year: Int, end: Int)
+    -> Found?
+  {
+    func mark(_ mark: (UInt8, UInt8, UInt8), at index: Int) -> Bool {
+      index + 2 < bytes.count && bytes[index] == mark.0 && bytes[index + 1] == mark.1
+        && bytes[index + 2] == mark.2
+    }
+    let forms: [[(UInt8, UInt8, UInt8)]] = [
+      [(0xE5, 0xB9, 0xB4), (0xE6, 0x9C, 0x88), (0xE6, 0x97, 0xA5)],  // 年 月 日
+      [(0xEB, 0x85, 0x84), (0xEC, 0x9B, 0x94), (0xEC, 0x9D, 0xBC)],  // 년 월 일
+    ]
+    for form in forms where mark(form[0], at: end) {
+      let monthStart = skipSpace(bytes, end + 3)
+      guard monthStart < bytes.count, ASCII.isDigit(bytes[monthStart]) else { return nil }
+      let (month, monthEnd) = number(bytes, monthStart)
+      guard monthEnd - monthStart <= 2, mark(form[1], at: monthEnd) else { return nil }
+      let dayStart = skipSpace(bytes, monthEnd + 3)
+      guard dayStart < bytes.count, ASCII.isDigit(bytes[dayStart]) else { return nil }
+      let (day, dayEnd) = number(bytes, dayStart)
+      guard dayEnd - dayStart <= 2, mark(form[2], at: dayEnd), (1...12).contains(month),
+        (1...31).contains(day)
+      else { return nil }
+      return Found(year: year, month: month, day: day, start: start, end: dayEnd + 3)
     }
     return nil
   }

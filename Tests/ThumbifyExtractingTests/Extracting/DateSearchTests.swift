@@ -275,4 +275,19 @@ struct DateSearchTests {
       extract("<p>Die Version 10.12.19 ist erschienen und läuft gut.</p>", lang: "de").publishedTime == nil)
     #expect(extract("<p>Stand: <b>10.12.99</b></p>", lang: "de").publishedTime == "1999-12-10")
   }
+
+  @Test(arguments: [
+    ("ja", "2020年07月12日", "2020-07-12"),
+    ("zh", "发布于 2020年7月3日 10:00", "2020-07-03"),
+    ("ko", "2020년 7월 3일", "2020-07-03"),
+    ("ja", "2020年13月1日", nil),
+    ("ja", "2020年7月32日", nil),
+    ("ja", "2020年7月", nil),
+    ("ko", "2020년 7월 3", nil),
+    ("ja", "12020年7月3日", nil),
+  ])
+  func chineseJapaneseAndKoreanDates(_ lang: String, _ text: String, _ expected: String?) {
+    let metadata = extract(#"<span class="entry-date">\#(text)</span>"#, lang: lang)
+    #expect(metadata.publishedTime == expected, "\(text)")
+  }
 }
