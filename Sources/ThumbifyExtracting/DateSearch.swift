@@ -266,7 +266,8 @@ struct DateSearch: HTMLTokenSink {
             var value = 0
             let start = cursor
             while cursor < bytes.count, ASCII.isDigit(bytes[cursor]) {
-              value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+              // Only a four-digit run is a year: a longer one is read no further than that.
+              if cursor - start < 5 { value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0")) }
               cursor += 1
             }
             if cursor - start == 4, (Self.minimumYear...2100).contains(value) { year = value }

@@ -290,4 +290,11 @@ struct DateSearchTests {
     let metadata = extract(#"<span class="entry-date">\#(text)</span>"#, lang: lang)
     #expect(metadata.publishedTime == expected, "\(text)")
   }
+
+  /// Found by `scripts/fuzz datesearch`: a copyright line's digit run longer than an Int trapped.
+  @Test func aCopyrightLinesEndlessNumberIsNoYear() {
+    let digits = String(repeating: "5", count: 40)
+    let metadata = extract("<p>May 3, 2018</p><footer>© 2005\(digits)–2019 Example</footer>", lang: "en")
+    #expect(metadata.publishedTime == "2018-05-03")
+  }
 }
