@@ -314,40 +314,40 @@ struct DateSearch: HTMLTokenSink {
   }
 
   /// The page's own local date for a structured date stated in UTC (`2023-11-09T05:30:59Z` on a
-  /// page whose readers saw 8 November): the same instant in a `<time datetime>` with the page's
-  /// offset, or a zoneless one whose clock is a whole quarter hour off it (that offset taken); else
-  /// the day of the page's best date (`result(url:)`: the URL, the byline), when it is the day
-  /// before or after the UTC day and an offset within -12:00…+14:00 could make it so. `nil` when
-  /// nothing on the page says the UTC day is not the local one.
-  mutating func localDate(for utc: DateParser.Parsed, url: WebURL?) -> Candidate? {
+  /// page whose readers saw 8 November): the same instant in one of the page's other statements of
+  /// it (`times`: JSON-LD `datePublished` texts, `<time datetime>` values) with an offset, or a zoneless one whose clock is a whole quarter hour off it
+  /// (that offset taken); else the day of the URL's date (`urlDate`), when it is the day before
+  /// (UTC time before 10:00: offsets down to -10:00) or the day after (from 10:00 on: up to
+  /// +14:00). `nil` when nothing on the page says the UTC day is not the local one. It reads only
+  /// what the first pass collected: no second pass for the many pages that state their date in UTC.
+  static func localDate(for utc: DateParser.Parsed, times: [String], url: WebURL?) -> Candidate? {
     guard utc.offset == 0, let time = utc.time else { return nil }
     let instant =
       DateParser.daysFromCivil(utc.year, utc.month, utc.day) * 86_400
       + Int64(time.hour * 3600 + time.minute * 60 + time.second)
-    finishHint()
-    for candidate in candidates where candidate.source == .timeElement {
-      guard let clock = candidate.date.time else { continue }
+    for text in times {
+      guard let date = DateParser.parse(text), let clock = date.time else { continue }
       let wall =
-        DateParser.daysFromCivil(candidate.date.year, candidate.date.month, candidate.date.day) * 86_400
+        DateParser.daysFromCivil(date.year, date.month, date.day) * 86_400
         + Int64(clock.hour * 3600 + clock.minute * 60 + clock.second)
-      if let offset = candidate.date.offset {
-        if offset != 0, wall - Int64(offset * 60) == instant { return candidate }
+      if let offset = date.offset {
+        if offset != 0, wall - Int64(offset * 60) == instant {
+          return Candidate(date: date, score: 50, source: .timeElement)
+        }
       } else if wall != instant, (wall - instant) % 900 == 0, abs(wall - instant) <= 14 * 3600 {
-        var date = candidate.date
-        date.offset = Int((wall - instant) / 60)
-        return Candidate(date: date, score: candidate.score, source: .timeElement)
+        var local = date
+        local.offset = Int((wall - instant) / 60)
+        return Candidate(date: local, score: 50, source: .timeElement)
       }
     }
-    guard let best = result(url: url) else { return nil }
-    let day = DateParser.daysFromCivil(best.date.year, best.date.month, best.date.day)
+    guard let url, let date = urlDate(url) else { return nil }
+    let day = DateParser.daysFromCivil(date.year, date.month, date.day)
     let utcDay = instant / 86_400
     let secondOfDay = instant - utcDay * 86_400
-    guard best.score >= 40,
+    guard
       (day == utcDay - 1 && secondOfDay < 10 * 3600) || (day == utcDay + 1 && secondOfDay >= 10 * 3600)
     else { return nil }
-    var date = best.date
-    (date.time, date.offset) = (nil, nil)
-    return Candidate(date: date, score: best.score, source: best.source)
+    return Candidate(date: date, score: 100, source: .url)
   }
 
   // MARK: - Words

@@ -40,42 +40,35 @@ public struct MetadataExtractor: MetadataExtracting {
   {
     let (decoded, collector) = Self.collect(bytes, contentType: contentType)
     let clock = now()
-    let (extracted, isPublishedTimeGeneric) = MetadataRules(
+    let (extracted, isPublishedTimeGeneric, publishedTexts) = MetadataRules(
       collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: clock
     )
     .metadata()
     var metadata = extracted
-    // A structured date in UTC may not be the day the page's readers saw: the page is searched for
-    // its own local date (`DateSearch.localDate(for:url:)`).
-    let utc = metadata.publishedTime.flatMap(DateParser.parse).flatMap {
-      $0.offset == 0 && $0.time != nil ? $0 : nil
-    }
-    if metadata.publishedTime == nil || utc != nil || isPublishedTimeGeneric {
-      // No structured source gave a date: the whole page is searched, in a second pass.
+    if metadata.publishedTime == nil || isPublishedTimeGeneric {
+      // No structured source gave a date, or only a generic meta did: the whole page is searched,
+      // in a second pass.
       var search = DateSearch(now: clock, language: metadata.lang)
       decoded.withUTF8(input: bytes) { buffer in
         var tokenizer = HTMLTokenizer(buffer)
         tokenizer.looksForDateHints = true
         tokenizer.run(&search)
       }
-      if isPublishedTimeGeneric {
-        // A generic `date` meta is often the day the page was generated: a dated element in the
-        // byline (a `<time datetime>`, the URL) outranks it.
-        if let found = search.result(url: WebURL(pageURL)), found.score >= 40 {
-          metadata.publishedTime = DateParser.format(found.date)
-          metadata.publishedTimeSource = found.source.rawValue
-          metadata.publishedTimeText = nil
-        }
-      } else if let utc {
-        if let found = search.localDate(for: utc, url: WebURL(pageURL)) {
-          metadata.publishedTimeText = metadata.publishedTime
-          metadata.publishedTime = DateParser.format(found.date)
-          metadata.publishedTimeSource = found.source.rawValue
-        }
-      } else if let found = search.result(url: WebURL(pageURL)) {
+      // A generic `date` meta is often the day the page was generated: a dated element in the
+      // byline (a `<time datetime>`, the URL) outranks it.
+      if let found = search.result(url: WebURL(pageURL)), !isPublishedTimeGeneric || found.score >= 40 {
+        if isPublishedTimeGeneric { metadata.publishedTimeText = nil }
         metadata.publishedTime = DateParser.format(found.date)
         metadata.publishedTimeSource = found.source.rawValue
       }
+    } else if let utc = metadata.publishedTime.flatMap(DateParser.parse), utc.offset == 0, utc.time != nil,
+      let found = DateSearch.localDate(
+        for: utc, times: publishedTexts + collector.timeDatetimes, url: WebURL(pageURL))
+    {
+      // A structured date in UTC may not be the day the page's readers saw.
+      metadata.publishedTimeText = metadata.publishedTime
+      metadata.publishedTime = DateParser.format(found.date)
+      metadata.publishedTimeSource = found.source.rawValue
     }
     return metadata
   }

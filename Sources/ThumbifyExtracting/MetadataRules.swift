@@ -75,9 +75,11 @@ struct MetadataRules {
     return WebURL(text, relativeTo: base)
   }
 
-  /// The page's metadata, and whether its `publishedTime` came from a meta that names a date but
-  /// not which one (`DateRules.genericPublishedMetas`), which the date search may outrank.
-  func metadata() -> (metadata: PageMetadata, isPublishedTimeGeneric: Bool) {
+  /// The page's metadata; whether its `publishedTime` came from a meta that names a date but not
+  /// which one (`DateRules.genericPublishedMetas`), which the date search may outrank; and every
+  /// JSON-LD `datePublished` text, where a date in UTC may be restated with the page's offset
+  /// (`DateSearch.localDate`).
+  func metadata() -> (metadata: PageMetadata, isPublishedTimeGeneric: Bool, publishedTexts: [String]) {
     var result = PageMetadata()
     let primary = jsonLD.primary
     result.title =
@@ -120,7 +122,8 @@ struct MetadataRules {
     result.video = VideoRules(rules: self).video()
     result.audio = AudioRules(rules: self).audio()
     result.oembed = oEmbed()
-    return (result, published.isGeneric)
+    let texts = jsonLD.nodes.prefix(16).compactMap { $0["datePublished"]?.elements.first?.stringValue }
+    return (result, published.isGeneric, texts)
   }
 
   private func short(_ text: String?) -> String? {

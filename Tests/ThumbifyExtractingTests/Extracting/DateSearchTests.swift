@@ -208,6 +208,13 @@ struct DateSearchTests {
     // A zoneless clock a whole number of hours off the same instant gives the offset.
     let zoneless = extract(#"<time datetime="2023-11-08 20:11:03">Nov 8</time>"#, head: head)
     #expect(zoneless.publishedTime == "2023-11-08T20:11:03-06:00")
+    // Another structured source restating it with the page's offset.
+    let restated = extract(
+      "<p>Text</p>",
+      head: head
+        + #"<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2023-11-09T04:11:03+02:00"}</script>"#
+    )
+    #expect(restated.publishedTime == "2023-11-09T04:11:03+02:00")
   }
 
   @Test func aUTCDateStaysWhenNothingLocalContradictsIt() {
