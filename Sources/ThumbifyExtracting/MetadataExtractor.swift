@@ -34,12 +34,22 @@ public struct MetadataExtractor: MetadataExtracting {
     html.withUnsafeBufferPointer { extract(bytes: $0, pageURL: pageURL, contentType: contentType) }
   }
 
-  /// The same as `extract(html:pageURL:contentType:)` without copying the bytes.
-  public func extract(bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?)
+  /// The same, with the page's HTTP `Last-Modified` header as the dates' bound when it is earlier
+  /// than the clock: a page cannot have been published after the server says it last changed.
+  public func extract(html: [UInt8], pageURL: String, contentType: String?, lastModified: String?)
     -> PageMetadata
   {
+    html.withUnsafeBufferPointer {
+      extract(bytes: $0, pageURL: pageURL, contentType: contentType, lastModified: lastModified)
+    }
+  }
+
+  /// The same as `extract(html:pageURL:contentType:lastModified:)` without copying the bytes.
+  public func extract(
+    bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?, lastModified: String? = nil
+  ) -> PageMetadata {
     let (decoded, collector) = Self.collect(bytes, contentType: contentType)
-    let clock = now()
+    let clock = min(now(), lastModified.flatMap(Self.unixTime) ?? .max)
     let (extracted, isPublishedTimeGeneric, publishedTexts) = MetadataRules(
       collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: clock
     )
@@ -71,6 +81,15 @@ public struct MetadataExtractor: MetadataExtracting {
       metadata.publishedTimeSource = found.source.rawValue
     }
     return metadata
+  }
+
+  /// An HTTP date (`Wed, 03 Jun 2020 10:00:00 GMT`) in Unix seconds; `nil` for anything else.
+  static func unixTime(_ text: String) -> Int64? {
+    guard let date = DateParser.parse(text), let time = date.time, let offset = date.offset else {
+      return nil
+    }
+    return DateParser.daysFromCivil(date.year, date.month, date.day) * 86_400
+      + Int64(time.hour * 3600 + time.minute * 60 + time.second - offset * 60)
   }
 
   /// Decodes and tokenizes the page: once, or twice when a declaration in `<head>` that the

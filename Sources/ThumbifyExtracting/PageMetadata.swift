@@ -223,4 +223,17 @@ public protocol MetadataExtracting: Sendable {
   ///   - pageURL: the URL the page was fetched from (after redirects); relative URLs resolve against it.
   ///   - contentType: the HTTP `Content-Type` header value, whose charset takes precedence over the page's own.
   func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata
+
+  /// The same for a page fetched over HTTP: its `Last-Modified` header, when it has one, bounds
+  /// the page's dates as the clock does (a date more than a day after it is left out).
+  func extract(html: [UInt8], pageURL: String, contentType: String?, lastModified: String?) -> PageMetadata
+}
+
+extension MetadataExtracting {
+  /// Extractors without a date bound of their own ignore `lastModified`.
+  public func extract(html: [UInt8], pageURL: String, contentType: String?, lastModified: String?)
+    -> PageMetadata
+  {
+    extract(html: html, pageURL: pageURL, contentType: contentType)
+  }
 }

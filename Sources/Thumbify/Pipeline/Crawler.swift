@@ -224,7 +224,8 @@ public final class Crawler: Sendable {
     }
     let rendering = await render.apply(
       to: extractor.extract(
-        html: response.body, pageURL: response.finalURL, contentType: response.contentType),
+        html: response.body, pageURL: response.finalURL, contentType: response.contentType,
+        lastModified: response.lastModified),
       of: response, url: normalizedURL, extractor: extractor)
     if Task.isCancelled { return nil }
     let needsRendering =

@@ -304,4 +304,27 @@ struct DateSearchTests {
     let metadata = extract("<p>May 3, 2018</p><footer>© 2005\(digits)–2019 Example</footer>", lang: "en")
     #expect(metadata.publishedTime == "2018-05-03")
   }
+
+  @Test func theHTTPLastModifiedBoundsTheDates() {
+    let html = Array(
+      "<!doctype html><html lang=en><head><title>T</title></head><body><p>Posted on June 4, 2020</p></body></html>"
+        .utf8)
+    let extractor = MetadataExtractor(now: { dateTestNow })
+    func published(_ lastModified: String?) -> String? {
+      extractor.extract(
+        html: html, pageURL: ExtractingTestSupport.pageURL, contentType: nil, lastModified: lastModified
+      ).publishedTime
+    }
+    #expect(published("Mon, 01 Jun 2020 10:00:00 GMT") == nil)
+    #expect(published("Fri, 05 Jun 2020 10:00:00 GMT") == "2020-06-04")
+    #expect(published("Wed, 03 Jun 2020 10:00:00 GMT") == "2020-06-04")  // Within the day's allowance.
+    #expect(published("not a date") == "2020-06-04")
+    #expect(published(nil) == "2020-06-04")
+    // A structured date after it is left out too, its text kept.
+    let structured = extractor.extract(
+      html: Array(#"<meta property="article:published_time" content="2020-06-04T10:00:00Z">"#.utf8),
+      pageURL: ExtractingTestSupport.pageURL, contentType: nil, lastModified: "Mon, 01 Jun 2020 10:00:00 GMT")
+    #expect(structured.publishedTime == nil)
+    #expect(structured.publishedTimeText == "2020-06-04T10:00:00Z")
+  }
 }
