@@ -320,13 +320,15 @@ struct DateSearch: HTMLTokenSink {
   /// (UTC time before 10:00: offsets down to -10:00) or the day after (from 10:00 on: up to
   /// +14:00). `nil` when nothing on the page says the UTC day is not the local one. It reads only
   /// what the first pass collected: no second pass for the many pages that state their date in UTC.
-  static func localDate(for utc: DateParser.Parsed, times: [String], url: WebURL?) -> Candidate? {
+  static func localDate(for utc: DateParser.Parsed, times: [String], url: WebURL?, now: Int64) -> Candidate? {
     guard utc.offset == 0, let time = utc.time else { return nil }
     let instant =
       DateParser.daysFromCivil(utc.year, utc.month, utc.day) * 86_400
       + Int64(time.hour * 3600 + time.minute * 60 + time.second)
     for text in times {
-      guard let date = DateParser.parse(text), let clock = date.time else { continue }
+      // A clock the calendar has no room for (hour 25) is no statement of the instant.
+      guard let date = DateParser.parse(text), let clock = date.time, DateParser.isPlausible(date, now: now)
+      else { continue }
       let wall =
         DateParser.daysFromCivil(date.year, date.month, date.day) * 86_400
         + Int64(clock.hour * 3600 + clock.minute * 60 + clock.second)

@@ -73,7 +73,7 @@ public struct MetadataExtractor: MetadataExtracting {
       }
     } else if let utc = metadata.publishedTime.flatMap(DateParser.parse), utc.offset == 0, utc.time != nil,
       let found = DateSearch.localDate(
-        for: utc, times: publishedTexts + collector.timeDatetimes, url: WebURL(pageURL))
+        for: utc, times: publishedTexts + collector.timeDatetimes, url: WebURL(pageURL), now: clock)
     {
       // A structured date in UTC may not be the day the page's readers saw.
       metadata.publishedTimeText = metadata.publishedTime

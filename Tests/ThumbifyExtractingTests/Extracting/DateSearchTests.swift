@@ -327,4 +327,13 @@ struct DateSearchTests {
     #expect(structured.publishedTime == nil)
     #expect(structured.publishedTimeText == "2020-06-04T10:00:00Z")
   }
+
+  /// Found by `scripts/fuzz datesearch`: an impossible zoneless clock (hour 25) an hour off a UTC date
+  /// was taken as its local form, and written out as `2020-06-03T25:30:00-01:00`.
+  @Test func anImpossibleClockIsNoLocalForm() {
+    let metadata = extract(
+      #"<time datetime="2020-06-03 25:30:00">x</time>"#,
+      head: #"<meta property="article:published_time" content="2020-06-04T02:30:00Z">"#)
+    #expect(metadata.publishedTime == "2020-06-04T02:30:00Z")
+  }
 }
