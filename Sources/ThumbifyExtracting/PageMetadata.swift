@@ -33,10 +33,11 @@ public struct PageMetadata: Sendable, Codable, Equatable {
   /// RFC 3339: `2021-05-13T14:01:31-04:00` (the page's offset; UTC as `Z`), or a date alone.
   public var publishedTime: String?
   /// The publication date as the page wrote it, when it could not be converted in full
-  /// (ambiguous, impossible, in the future, or a time without a zone).
+  /// (ambiguous, impossible, in the future, or a time without a zone), or the structured UTC time
+  /// whose day the page's local date replaced (docs/metadata.md, "The date search").
   public var publishedTimeText: String?
-  /// Where `publishedTime` came from, so a frontend can weigh it: `meta`, `json-ld`, `microdata`,
-  /// `time-element` (the structured sources), else the whole-page search's `url`, `abbr` or `text`
+  /// Where `publishedTime` came from, so a frontend can weigh it: `meta`, `json-ld`, `microdata`
+  /// (the structured sources), else the whole-page search's `time-element`, `url`, `abbr` or `text`
   /// (docs/metadata.md, Dates).
   public var publishedTimeSource: String?
   /// RFC 3339, like `publishedTime`.
