@@ -4,7 +4,10 @@ import Thumbify
 
 /// `extract`: MB/s of HTML and pages/s through `MetadataExtractor` on generated pages shaped
 /// like real ones (a big head of metas, links, inline scripts, styles and JSON-LD; a long body
-/// of nested markup), from 8 KB to 2 MB. Peers in the same run, reported as ratios: Foundation's
+/// of nested markup), from 8 KB to 2 MB. Each size twice: with a structured publication date
+/// (JSON-LD `datePublished`), and `dated in text`, without one, its date only in a byline, so
+/// the whole-page date search (a second pass, `DateSearch`) reads the page (`--dates=structured`
+/// or `--dates=text` runs one kind). Peers in the same run, reported as ratios: Foundation's
 /// `XMLDocument` with `.documentTidyHTML` (libxml2's HTML parser building a tree) plus one XPath
 /// query for the metas — what a Swift program on Linux would reach for — and a bare `memchr` pass
 /// that only finds every `<`, the floor any tokenizer pays. libxml2 reports every HTML error on
@@ -19,8 +22,25 @@ enum ExtractBenchmark {
       }
       ?? [8, 64, 512, 2048]
     let volume = arguments.first { $0.hasPrefix("--mb=") }.flatMap { Int($0.dropFirst(5)) } ?? 32
+    let kinds = [true, false].filter { structured in
+      switch arguments.first(where: { $0.hasPrefix("--dates=") }) {
+      case "--dates=structured": structured
+      case "--dates=text": !structured
+      default: true
+      }
+    }
+    for isStructured in kinds {
+      print(
+        isStructured ? "pages with a structured date:" : "pages dated in text only (the date search runs):")
+      try await run(sizes: sizes, volume: volume, isStructured: isStructured, arguments, extractor)
+    }
+  }
+
+  private static func run(
+    sizes: [Int], volume: Int, isStructured: Bool, _ arguments: [String], _ extractor: MetadataExtractor
+  ) async throws {
     for target in sizes.map({ $0 * 1024 }) {
-      let page = RealisticPage.make(bytes: target)
+      let page = RealisticPage.make(bytes: target, hasStructuredDate: isStructured)
       let repeats = max(1, (volume * 1024 * 1024) / page.count)
       let megabytes = Double(page.count * repeats) / 1_000_000
       let extract = Benchmark(name: "extract \(page.count / 1024) KB", unit: "MB") {
@@ -114,7 +134,9 @@ func opaque<T>(_ value: T) -> T { value }
 
 /// Generates pages shaped like real news/product pages.
 enum RealisticPage {
-  static func make(bytes target: Int) -> [UInt8] {
+  /// A page of about `target` bytes; without `hasStructuredDate` its JSON-LD states no date and
+  /// a byline after the title does (`Published May 1, 2024`), as on most pages dated only in text.
+  static func make(bytes target: Int, hasStructuredDate: Bool = true) -> [UInt8] {
     var head = """
       <!DOCTYPE html><html lang="en" class="no-js"><head><meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -134,7 +156,7 @@ enum RealisticPage {
       <meta name="twitter:card" content="summary_large_image"><meta name="theme-color" content="#ffffff">
       <link rel="icon" href="/favicon-32.png" sizes="32x32"><link rel="apple-touch-icon" href="/apple-touch-icon.png">
       <link rel="preload" href="/fonts/a.woff2" as="font" crossorigin><link rel="stylesheet" href="/css/site.css">
-      <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Markets rally","datePublished":"2024-05-01T10:00:00Z","author":[{"@type":"Person","name":"A. Writer"}],"publisher":{"@type":"Organization","name":"Example News","logo":{"@type":"ImageObject","url":"https://news.example.com/logo.png"}}}</script>
+      <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Markets rally",\(hasStructuredDate ? #""datePublished":"2024-05-01T10:00:00Z","# : "")"author":[{"@type":"Person","name":"A. Writer"}],"publisher":{"@type":"Organization","name":"Example News","logo":{"@type":"ImageObject","url":"https://news.example.com/logo.png"}}}</script>
       <style>:root{--a:#000}body{font:16px/1.5 Georgia,serif}.nav>li{display:inline-block}a[href^="http"]{color:#06c}</style>
 
       """
@@ -147,6 +169,10 @@ enum RealisticPage {
       head += "<li><a href=\"/section/\(index)\" data-track=\"nav-\(index)\">Section \(index)</a></li>"
     }
     head += "</ul></nav></header><main><article>\n"
+    if !hasStructuredDate {
+      head += "<h1>Markets rally as central bank signals pause</h1>\n"
+      head += "<p class=\"byline\">By A. Writer &middot; Published May 1, 2024, 10:00 a.m.</p>\n"
+    }
     var page = Array(head.utf8)
     let paragraph = Array(
       """

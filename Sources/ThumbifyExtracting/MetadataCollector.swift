@@ -45,6 +45,9 @@ struct MetadataCollector: HTMLTokenSink {
   var pubdateTime: String?
   /// The first `<time datetime>` inside an `<article>` or `<header>`.
   var articleTime: String?
+  /// The first `<time datetime>` values in document order: where a structured date in UTC looks
+  /// for the page's own offset (`DateSearch.localDate`).
+  var timeDatetimes: [String] = []
 
   /// One microdata property read for the dates: its `itemprop` token, lower-cased, and its value.
   struct Microdata: Equatable {
@@ -55,6 +58,8 @@ struct MetadataCollector: HTMLTokenSink {
   /// The microdata properties kept (lower-cased) and the bounds on what is kept of them.
   static let datePropertyNames: Set<String> = ["datepublished", "datecreated", "uploaddate", "datemodified"]
   static let maximumMicrodataDates = 64
+  /// The `<time datetime>` values kept (`timeDatetimes`).
+  static let maximumTimeDatetimes = 32
   static let maximumDateTextBytes = 256
 
   /// The `<video>` and `<audio>` elements, with their `<source>`s, in document order
@@ -198,6 +203,9 @@ struct MetadataCollector: HTMLTokenSink {
       }
     }
     if articleTime == nil, articleDepth > 0, let datetime, !ASCII.isBlank(datetime) { articleTime = datetime }
+    if let datetime, timeDatetimes.count < Self.maximumTimeDatetimes, datetime.utf8.count <= 64 {
+      timeDatetimes.append(datetime)
+    }
   }
 
   mutating func rawText(of name: HTMLTagName, _ bytes: UnsafeBufferPointer<UInt8>) {

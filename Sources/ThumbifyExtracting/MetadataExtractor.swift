@@ -34,30 +34,62 @@ package struct MetadataExtractor: MetadataExtracting {
     html.withUnsafeBufferPointer { extract(bytes: $0, pageURL: pageURL, contentType: contentType) }
   }
 
-  /// The same as `extract(html:pageURL:contentType:)` without copying the bytes.
-  package func extract(bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?)
+  /// The same, with the page's HTTP `Last-Modified` header as the dates' bound when it is earlier
+  /// than the clock: a page cannot have been published after the server says it last changed.
+  package func extract(html: [UInt8], pageURL: String, contentType: String?, lastModified: String?)
     -> PageMetadata
   {
+    html.withUnsafeBufferPointer {
+      extract(bytes: $0, pageURL: pageURL, contentType: contentType, lastModified: lastModified)
+    }
+  }
+
+  /// The same as `extract(html:pageURL:contentType:lastModified:)` without copying the bytes.
+  package func extract(
+    bytes: UnsafeBufferPointer<UInt8>, pageURL: String, contentType: String?, lastModified: String? = nil
+  ) -> PageMetadata {
     let (decoded, collector) = Self.collect(bytes, contentType: contentType)
-    let clock = now()
-    var metadata = MetadataRules(
+    let clock = min(now(), lastModified.flatMap(Self.unixTime) ?? .max)
+    let (extracted, isPublishedTimeGeneric, publishedTexts) = MetadataRules(
       collector: collector, pageURL: pageURL, iconTargetSize: iconTargetSize, now: clock
     )
     .metadata()
-    if metadata.publishedTime == nil {
-      // No structured source gave a date: the whole page is searched, in a second pass.
+    var metadata = extracted
+    if metadata.publishedTime == nil || isPublishedTimeGeneric {
+      // No structured source gave a date, or only a generic meta did: the whole page is searched,
+      // in a second pass.
       var search = DateSearch(now: clock, language: metadata.lang)
       decoded.withUTF8(input: bytes) { buffer in
         var tokenizer = HTMLTokenizer(buffer)
         tokenizer.looksForDateHints = true
         tokenizer.run(&search)
       }
-      if let found = search.result(url: WebURL(pageURL)) {
+      // A generic `date` meta is often the day the page was generated: a dated element in the
+      // byline (a `<time datetime>`, the URL) outranks it.
+      if let found = search.result(url: WebURL(pageURL)), !isPublishedTimeGeneric || found.score >= 40 {
+        if isPublishedTimeGeneric { metadata.publishedTimeText = nil }
         metadata.publishedTime = DateParser.format(found.date)
         metadata.publishedTimeSource = found.source.rawValue
       }
+    } else if let utc = metadata.publishedTime.flatMap(DateParser.parse), utc.offset == 0, utc.time != nil,
+      let found = DateSearch.localDate(
+        for: utc, times: publishedTexts + collector.timeDatetimes, url: WebURL(pageURL), now: clock)
+    {
+      // A structured date in UTC may not be the day the page's readers saw.
+      metadata.publishedTimeText = metadata.publishedTime
+      metadata.publishedTime = DateParser.format(found.date)
+      metadata.publishedTimeSource = found.source.rawValue
     }
     return metadata
+  }
+
+  /// An HTTP date (`Wed, 03 Jun 2020 10:00:00 GMT`) in Unix seconds; `nil` for anything else.
+  static func unixTime(_ text: String) -> Int64? {
+    guard let date = DateParser.parse(text), let time = date.time, let offset = date.offset else {
+      return nil
+    }
+    return DateParser.daysFromCivil(date.year, date.month, date.day) * 86_400
+      + Int64(time.hour * 3600 + time.minute * 60 + time.second - offset * 60)
   }
 
   /// Decodes and tokenizes the page: once, or twice when a declaration in `<head>` that the

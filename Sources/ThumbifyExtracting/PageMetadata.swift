@@ -33,10 +33,11 @@ package struct PageMetadata: Sendable, Codable, Equatable {
   /// RFC 3339: `2021-05-13T14:01:31-04:00` (the page's offset; UTC as `Z`), or a date alone.
   package var publishedTime: String?
   /// The publication date as the page wrote it, when it could not be converted in full
-  /// (ambiguous, impossible, in the future, or a time without a zone).
+  /// (ambiguous, impossible, in the future, or a time without a zone), or the structured UTC time
+  /// whose day the page's local date replaced (docs/metadata.md, "The date search").
   package var publishedTimeText: String?
-  /// Where `publishedTime` came from, so a frontend can weigh it: `meta`, `json-ld`, `microdata`,
-  /// `time-element` (the structured sources), else the whole-page search's `url`, `abbr` or `text`
+  /// Where `publishedTime` came from, so a frontend can weigh it: `meta`, `json-ld`, `microdata`
+  /// (the structured sources), else the whole-page search's `time-element`, `url`, `abbr` or `text`
   /// (docs/metadata.md, Dates).
   package var publishedTimeSource: String?
   /// RFC 3339, like `publishedTime`.
@@ -225,4 +226,17 @@ package protocol MetadataExtracting: Sendable {
   ///   - pageURL: the URL the page was fetched from (after redirects); relative URLs resolve against it.
   ///   - contentType: the HTTP `Content-Type` header value, whose charset takes precedence over the page's own.
   func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata
+
+  /// The same for a page fetched over HTTP: its `Last-Modified` header, when it has one, bounds
+  /// the page's dates as the clock does (a date more than a day after it is left out).
+  func extract(html: [UInt8], pageURL: String, contentType: String?, lastModified: String?) -> PageMetadata
+}
+
+extension MetadataExtracting {
+  /// Extractors without a date bound of their own ignore `lastModified`.
+  package func extract(html: [UInt8], pageURL: String, contentType: String?, lastModified: String?)
+    -> PageMetadata
+  {
+    extract(html: html, pageURL: pageURL, contentType: contentType)
+  }
 }

@@ -217,7 +217,8 @@ public final class LinkMetadataProvider: Sendable {
     if Task.isCancelled { throw .cancelled }
     let rendering = await render.apply(
       to: extractor.extract(
-        html: response.body, pageURL: response.finalURL, contentType: response.contentType),
+        html: response.body, pageURL: response.finalURL, contentType: response.contentType,
+        lastModified: response.lastModified),
       of: response, url: response.requestedURL, extractor: extractor)
     if Task.isCancelled { throw .cancelled }
     let needsRendering =

@@ -237,7 +237,8 @@ package final class Crawler: Sendable {
     }
     let rendering = await render.apply(
       to: extractor.extract(
-        html: response.body, pageURL: response.finalURL, contentType: response.contentType),
+        html: response.body, pageURL: response.finalURL, contentType: response.contentType,
+        lastModified: response.lastModified),
       of: response, url: normalizedURL, extractor: extractor)
     // From here on the page was fetched and read: a stop (the first signal, which sends no new request,
     // or the second, which cancels what is in flight) leaves the parts not done `incomplete`, and the

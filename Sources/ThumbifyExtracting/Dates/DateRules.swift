@@ -21,10 +21,14 @@ struct DateRules {
   ]
   static let otherPublishedMetas = [
     "itemprop:datepublished", "datepublished", "pubdate", "publishdate", "publish-date", "publish_date",
-    "publication_date", "date", "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date",
-    "dc.date.created", "dcterms.created", "article.published", "sailthru.date", "parsely-pub-date",
+    "publication_date", "dc.date.issued", "dcterms.issued", "dc.date.created", "dcterms.created",
+    "article.published", "sailthru.date", "parsely-pub-date",
     "citation_publication_date", "citation_date", "original-publish-date",
   ]
+  /// Metas that name a date but not which one (`date`, `dc.date`, `dcterms.date`: often the day a
+  /// page was generated or changed): the last structured source, and one a dated element in the
+  /// page's byline outranks (`DateSearch`).
+  static let genericPublishedMetas = ["date", "dc.date", "dcterms.date"]
   static let modifiedMetas = ["article:modified_time", "og:updated_time", "og:article:modified_time"]
   static let otherModifiedMetas = [
     "itemprop:datemodified", "datemodified", "last-modified", "http-equiv:last-modified", "dc.date.modified",
@@ -34,24 +38,30 @@ struct DateRules {
   /// The publication date of the structured sources, the text kept beside it, and the source it
   /// came from (`meta`, `json-ld`, `microdata`, `time-element`). When they give none, the
   /// extractor searches the whole page (`DateSearch`).
-  func published() -> (time: String?, text: String?, source: String?) {
+  func published() -> (time: String?, text: String?, source: String?, isGeneric: Bool) {
     var choice = Choice(now: now)
     let collector = rules.collector
     let source: String
+    var isGeneric = false
     if choice.offer(metas: Self.publishedMetas, of: rules) {
       source = "meta"
-    } else if choice.offer(jsonLD: ["datePublished", "dateCreated", "uploadDate"], of: rules.jsonLD) {
+    } else if choice.offer(jsonLD: ["datePublished"], of: rules.jsonLD) {
       source = "json-ld"
     } else if choice.offer(metas: Self.otherPublishedMetas, of: rules) {
       source = "meta"
-    } else if choice.offer(microdata: ["datepublished", "datecreated", "uploaddate"], of: collector) {
+    } else if choice.offer(metas: Self.genericPublishedMetas, of: rules) {
+      source = "meta"
+      isGeneric = true
+    } else if choice.offer(microdata: ["datepublished"], of: collector) {
       source = "microdata"
-    } else if choice.offer(texts: [collector.pubdateTime, collector.articleTime]) {
-      source = "time-element"
+    } else if choice.offer(jsonLD: ["dateCreated", "uploadDate"], of: rules.jsonLD) {
+      source = "json-ld"
+    } else if choice.offer(microdata: ["datecreated", "uploaddate"], of: collector) {
+      source = "microdata"
     } else {
-      return (nil, choice.outcome.text, nil)
+      return (nil, choice.outcome.text, nil, false)
     }
-    return (choice.outcome.time, choice.outcome.text, source)
+    return (choice.outcome.time, choice.outcome.text, source, isGeneric)
   }
 
   func modified() -> (time: String?, text: String?) {

@@ -12,11 +12,13 @@
 /// | `text` after on/am/le/el/il/op/dnia/от/vom/du/del | 30 |
 /// | `text` anywhere else in the visible text | 10 |
 ///
-/// plus 10 inside `<article>`, `<header>` or `<main>`, plus 10 within the first text after the
-/// `<h1>`, minus 30 inside `<footer>`, `<nav>` or `<aside>` (other pages' dates), minus 25 for an
-/// update (updated/aktualisiert/mis à jour/… or a class naming one: the original publication
-/// wins when both stand), minus 30 after the year of the page's copyright line. Dates before 1995
-/// or after the clock are left out. The highest score wins; on a tie, the first in the page.
+/// plus 20 for a date alone in its run of text (a stamp, not a sentence), plus 10 inside `<article>`,
+/// `<header>` or `<main>`, plus 20 inside an `<h1>` or within the first text after it, minus 30 inside
+/// `<footer>`, `<nav>` or `<aside>` (other pages' dates) or a date element whose class names a
+/// comment or reply, minus 25 for an update (updated/aktualisiert/mis à jour/… or a class naming one:
+/// the original publication wins when both stand), minus 30 after the year of the page's copyright
+/// line. Dates before 1995 or after the clock are left out. The highest score wins; on a tie, the
+/// first in the page. `localDate(for:url:)` checks a structured date in UTC against the page's own.
 struct DateSearch: HTMLTokenSink {
   /// The visible text read at most; the pass stops there.
   static let maximumTextBytes = 512 * 1024
@@ -51,7 +53,7 @@ struct DateSearch: HTMLTokenSink {
 
   /// An element whose class names a date, or a `<time>`: its text is collected until `tagsLeft`
   /// tags have passed or the buffer is full.
-  private var hint: (isUpdate: Bool, tagsLeft: Int)?
+  private var hint: (isUpdate: Bool, isComment: Bool, tagsLeft: Int)?
   private var hintText: [UInt8] = []
   static let maximumHintBytes = 160
   private var scratch: [UInt8] = []
@@ -112,13 +114,14 @@ struct DateSearch: HTMLTokenSink {
     let classes = attributes.lazy.filter { $0.known == .other && ($0.name == "class" || $0.name == "id") }
       .map(\.value)
     let isUpdate = classes.contains { Self.contains("updat", in: $0) || Self.contains("modif", in: $0) }
+    let isComment = classes.contains { Self.contains("comment", in: $0) || Self.contains("reply", in: $0) }
     if name == .time {
       if let datetime = attributes.first(where: { $0.known == .datetime })?.value,
         let parsed = DateParser.parse(datetime)
       {
         offer(parsed, score: 50 + (isUpdate ? -25 : 0), source: .timeElement)
       } else if !isSelfClosing {
-        startHint(isUpdate: isUpdate)
+        startHint(isUpdate: isUpdate, isComment: isComment)
       }
       return
     }
@@ -130,7 +133,7 @@ struct DateSearch: HTMLTokenSink {
       return
     }
     if !isSelfClosing, classes.contains(where: { Self.isDateHint($0) }) {
-      startHint(isUpdate: isUpdate)
+      startHint(isUpdate: isUpdate, isComment: isComment)
     }
   }
 
@@ -148,14 +151,18 @@ struct DateSearch: HTMLTokenSink {
 
   mutating func rawText(of name: HTMLTagName, _ bytes: UnsafeBufferPointer<UInt8>) {}
 
-  private mutating func startHint(isUpdate: Bool) {
+  private mutating func startHint(isUpdate: Bool, isComment: Bool) {
     finishHint()
-    hint = (isUpdate, 8)
+    hint = (isUpdate, isComment, 8)
   }
 
   private mutating func countTag() {
     guard let current = hint else { return }
-    if current.tagsLeft <= 1 { finishHint() } else { hint = (current.isUpdate, current.tagsLeft - 1) }
+    if current.tagsLeft <= 1 {
+      finishHint()
+    } else {
+      hint = (current.isUpdate, current.isComment, current.tagsLeft - 1)
+    }
   }
 
   private mutating func finishHint() {
@@ -169,7 +176,8 @@ struct DateSearch: HTMLTokenSink {
       for date in found.prefix(2) {
         offer(
           DateParser.Parsed(year: date.year, month: date.month, day: date.day, time: nil, offset: nil),
-          score: 40 + (current.isUpdate || isUpdate(before: date.start, in: buffer) ? -25 : 0), source: .text)
+          score: 40 + (current.isUpdate || isUpdate(before: date.start, in: buffer) ? -25 : 0)
+            + (current.isComment ? -30 : 0), source: .text)
       }
     }
   }
@@ -213,6 +221,8 @@ struct DateSearch: HTMLTokenSink {
     var found: [DateText.Found] = []
     DateText.find(in: bytes, dayFirst: dayFirst) { if found.count < 8 { found.append($0) } }
     for date in found {
+      let isStamp = Self.isStamp(date, in: bytes)
+      if date.hasShortYear && !isStamp { continue }
       let parsed = DateParser.Parsed(
         year: date.year, month: date.month, day: date.day, time: nil, offset: nil)
       var score = 10
@@ -221,9 +231,21 @@ struct DateSearch: HTMLTokenSink {
       } else if Self.followsWord(Self.prepositions, before: date.start, in: bytes) {
         score = 30
       }
-      if isUpdate(before: date.start, in: bytes) { score -= 25 }
+      // An update in plain text is no publication date, however it stands (`Last updated on …`).
+      if isUpdate(before: date.start, in: bytes) { continue }
+      if isStamp { score += 20 }
       offer(parsed, score: score, source: .text)
     }
+  }
+
+  /// Whether a date stands alone in its run of text (`<em>10.11.2021</em>`, `Party, 30.10.23`,
+  /// `am 20.09.2020`), as a page stamps its own date, rather than inside a sentence.
+  static func isStamp(_ date: DateText.Found, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var letters = 0
+    for index in 0..<bytes.count where index < date.start || index >= date.end {
+      if ASCII.isAlpha(bytes[index]) || bytes[index] >= 0xC0 { letters += 1 }
+    }
+    return letters <= 12
   }
 
   private func isUpdate(before start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -244,7 +266,8 @@ struct DateSearch: HTMLTokenSink {
             var value = 0
             let start = cursor
             while cursor < bytes.count, ASCII.isDigit(bytes[cursor]) {
-              value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))
+              // Only a four-digit run is a year: a longer one is read no further than that.
+              if cursor - start < 5 { value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0")) }
               cursor += 1
             }
             if cursor - start == 4, (Self.minimumYear...2100).contains(value) { year = value }
@@ -266,7 +289,7 @@ struct DateSearch: HTMLTokenSink {
     if source != .url {
       if blockDepth > 0 { score += 10 }
       if asideDepth > 0 { score -= 30 }
-      if nearTitle > 0 { score += 10 }
+      if nearTitle > 0 || inH1 { score += 20 }
     }
     let candidate = Candidate(date: date, score: score, source: source)
     if candidates.count < Self.maximumCandidates { candidates.append(candidate) }
@@ -288,6 +311,45 @@ struct DateSearch: HTMLTokenSink {
       if candidate.score >= 0, candidate.score > best?.score ?? Int.min { best = candidate }
     }
     return best
+  }
+
+  /// The page's own local date for a structured date stated in UTC (`2023-11-09T05:30:59Z` on a
+  /// page whose readers saw 8 November): the same instant in one of the page's other statements of
+  /// it (`times`: JSON-LD `datePublished` texts, `<time datetime>` values) with an offset, or a zoneless one whose clock is a whole quarter hour off it
+  /// (that offset taken); else the day of the URL's date (`urlDate`), when it is the day before
+  /// (UTC time before 10:00: offsets down to -10:00) or the day after (from 10:00 on: up to
+  /// +14:00). `nil` when nothing on the page says the UTC day is not the local one. It reads only
+  /// what the first pass collected: no second pass for the many pages that state their date in UTC.
+  static func localDate(for utc: DateParser.Parsed, times: [String], url: WebURL?, now: Int64) -> Candidate? {
+    guard utc.offset == 0, let time = utc.time else { return nil }
+    let instant =
+      DateParser.daysFromCivil(utc.year, utc.month, utc.day) * 86_400
+      + Int64(time.hour * 3600 + time.minute * 60 + time.second)
+    for text in times {
+      // A clock the calendar has no room for (hour 25) is no statement of the instant.
+      guard let date = DateParser.parse(text), let clock = date.time, DateParser.isPlausible(date, now: now)
+      else { continue }
+      let wall =
+        DateParser.daysFromCivil(date.year, date.month, date.day) * 86_400
+        + Int64(clock.hour * 3600 + clock.minute * 60 + clock.second)
+      if let offset = date.offset {
+        if offset != 0, wall - Int64(offset * 60) == instant {
+          return Candidate(date: date, score: 50, source: .timeElement)
+        }
+      } else if wall != instant, (wall - instant) % 900 == 0, abs(wall - instant) <= 14 * 3600 {
+        var local = date
+        local.offset = Int((wall - instant) / 60)
+        return Candidate(date: local, score: 50, source: .timeElement)
+      }
+    }
+    guard let url, let date = urlDate(url) else { return nil }
+    let day = DateParser.daysFromCivil(date.year, date.month, date.day)
+    let utcDay = instant / 86_400
+    let secondOfDay = instant - utcDay * 86_400
+    guard
+      (day == utcDay - 1 && secondOfDay < 10 * 3600) || (day == utcDay + 1 && secondOfDay >= 10 * 3600)
+    else { return nil }
+    return Candidate(date: date, score: 100, source: .url)
   }
 
   // MARK: - Words

@@ -2,7 +2,8 @@
 /// them in: `2019-04-03`, `03.04.2019`, `3/4/2019` (only where the numbers or the page's language
 /// tell day from month), `3. April 2019`, `3 avril 2019`, `3 de abril de 2019`, `April 3rd, 2019`,
 /// with month names in English, German, French, Spanish, Italian, Portuguese, Dutch, Polish,
-/// Russian, Turkish, Swedish, Danish, Norwegian, Finnish and Czech.
+/// Russian, Turkish, Swedish, Danish, Norwegian, Finnish and Czech, and `2020年7月3日` /
+/// `2020년 7월 3일` (Chinese, Japanese, Korean).
 ///
 /// It looks only where a digit stands, so text without numbers costs one pass of byte compares,
 /// and it makes no string unless a digit run could start or end a date.
@@ -14,6 +15,9 @@ enum DateText {
     var day: Int
     var start: Int
     var end: Int
+    /// A dotted day-first date with a two-digit year (`31.10.23`): a page's own stamp in a byline
+    /// or a date element, but too like a version number in running text.
+    var hasShortYear = false
   }
 
   /// Which of day and month comes first in an all-numeric date with `/` or `-` whose numbers do not
@@ -65,6 +69,7 @@ enum DateText {
   ) -> Found? {
     let count = bytes.count
     guard digits <= 4 else { return nil }
+    if digits == 4, let found = cjkDate(bytes, start, year: value, end: end) { return found }
     // All-numeric forms: the same separator twice.
     if end + 1 < count, [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ".")].contains(bytes[end]),
       ASCII.isDigit(bytes[end + 1])
@@ -79,6 +84,16 @@ enum DateText {
         let ends = thirdEnd == count || !ASCII.isAlphanumeric(bytes[thirdEnd])
         if ends, digits == 4, thirdDigits <= 2 {
           return Found(year: value, month: second, day: third, start: start, end: thirdEnd)
+        }
+        // `31.10.23`: dotted, day first, a two-digit year read as 19yy from 95 on, else 20yy.
+        if ends, digits <= 2, thirdDigits == 2, separator == UInt8(ascii: "."), secondEnd - end - 1 == 2,
+          (1...12).contains(second), (1...31).contains(value),
+          thirdEnd == count || bytes[thirdEnd] != UInt8(ascii: ".") || thirdEnd + 1 == count
+            || !ASCII.isDigit(bytes[thirdEnd + 1])
+        {
+          return Found(
+            year: third >= 95 ? 1900 + third : 2000 + third, month: second, day: value, start: start,
+            end: thirdEnd, hasShortYear: true)
         }
         if ends, digits <= 2, thirdDigits == 4 {
           let dayFirstHere: Bool
@@ -116,14 +131,45 @@ enum DateText {
       return nil
     }
     // A month name, then the day, then the year: `April 3, 2019`, `Apr. 3rd 2019`.
-    if let month = monthBefore(bytes, start) {
+    if let (month, monthStart) = monthBefore(bytes, start) {
       var next = skipOrdinal(bytes, end)
       if next < count, bytes[next] == UInt8(ascii: ",") { next += 1 }
       next = skipSpace(bytes, next)
       if next < count, bytes[next] == UInt8(ascii: ",") { next = skipSpace(bytes, next + 1) }
       if let (year, yearEnd) = year(bytes, next) {
-        return Found(year: year, month: month, day: value, start: start, end: yearEnd)
+        // The date starts at its month name: the word before it is the one that says what it is
+        // (`on April 3, 2019`).
+        return Found(year: year, month: month, day: value, start: monthStart, end: yearEnd)
       }
+    }
+    return nil
+  }
+
+  /// `2020年7月3日` (Chinese, Japanese) and `2020년 7월 3일` (Korean), the year's digits from
+  /// `start` to `end`.
+  private static func cjkDate(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, year: Int, end: Int)
+    -> Found?
+  {
+    func mark(_ mark: (UInt8, UInt8, UInt8), at index: Int) -> Bool {
+      index + 2 < bytes.count && bytes[index] == mark.0 && bytes[index + 1] == mark.1
+        && bytes[index + 2] == mark.2
+    }
+    let forms: [[(UInt8, UInt8, UInt8)]] = [
+      [(0xE5, 0xB9, 0xB4), (0xE6, 0x9C, 0x88), (0xE6, 0x97, 0xA5)],  // 年 月 日
+      [(0xEB, 0x85, 0x84), (0xEC, 0x9B, 0x94), (0xEC, 0x9D, 0xBC)],  // 년 월 일
+    ]
+    for form in forms where mark(form[0], at: end) {
+      let monthStart = skipSpace(bytes, end + 3)
+      guard monthStart < bytes.count, ASCII.isDigit(bytes[monthStart]) else { return nil }
+      let (month, monthEnd) = number(bytes, monthStart)
+      guard monthEnd - monthStart <= 2, mark(form[1], at: monthEnd) else { return nil }
+      let dayStart = skipSpace(bytes, monthEnd + 3)
+      guard dayStart < bytes.count, ASCII.isDigit(bytes[dayStart]) else { return nil }
+      let (day, dayEnd) = number(bytes, dayStart)
+      guard dayEnd - dayStart <= 2, mark(form[2], at: dayEnd), (1...12).contains(month),
+        (1...31).contains(day)
+      else { return nil }
+      return Found(year: year, month: month, day: day, start: start, end: dayEnd + 3)
     }
     return nil
   }
@@ -218,7 +264,7 @@ enum DateText {
   }
 
   /// The month named just before `start` (`April 3`, `Apr. 3`, `April, 3`).
-  private static func monthBefore(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+  private static func monthBefore(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Int, Int)? {
     var end = start
     var sawSpace = false
     while end > 0,
@@ -239,8 +285,8 @@ enum DateText {
       begin -= 1
       if end - begin > 24 { return nil }
     }
-    guard end - begin >= 3 else { return nil }
-    return month(bytes, begin..<end)
+    guard end - begin >= 3, let month = month(bytes, begin..<end) else { return nil }
+    return (month, begin)
   }
 
   private static func month(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {

@@ -60,6 +60,7 @@ struct MetadataRules {
       + ["og:image", "og:video", "og:audio"].flatMap { prefix in ImageRules.groupSuffixes.map { prefix + $0 }
       }
       + AuthorRules.metaKeys + DateRules.publishedMetas + DateRules.otherPublishedMetas
+      + DateRules.genericPublishedMetas
       + DateRules.modifiedMetas + DateRules.otherModifiedMetas)
 
   /// The first non-empty content among `keys`, in key order.
@@ -74,7 +75,11 @@ struct MetadataRules {
     return WebURL(text, relativeTo: base)
   }
 
-  func metadata() -> PageMetadata {
+  /// The page's metadata; whether its `publishedTime` came from a meta that names a date but not
+  /// which one (`DateRules.genericPublishedMetas`), which the date search may outrank; and every
+  /// JSON-LD `datePublished` text, where a date in UTC may be restated with the page's offset
+  /// (`DateSearch.localDate`).
+  func metadata() -> (metadata: PageMetadata, isPublishedTimeGeneric: Bool, publishedTexts: [String]) {
     var result = PageMetadata()
     let primary = jsonLD.primary
     result.title =
@@ -101,7 +106,10 @@ struct MetadataRules {
     result.lang = language()
     result.author = AuthorRules(rules: self).author()
     let dates = DateRules(rules: self, now: now)
-    (result.publishedTime, result.publishedTimeText, result.publishedTimeSource) = dates.published()
+    let published = dates.published()
+    (result.publishedTime, result.publishedTimeText, result.publishedTimeSource) =
+      (published.time, published.text, published.source)
+
     (result.modifiedTime, result.modifiedTimeText) = dates.modified()
     result.themeColor = short(meta("theme-color", "msapplication-tilecolor"))
     result.twitterCard = short(meta("twitter:card"))
@@ -114,7 +122,8 @@ struct MetadataRules {
     result.video = VideoRules(rules: self).video()
     result.audio = AudioRules(rules: self).audio()
     result.oembed = oEmbed()
-    return result
+    let texts = jsonLD.nodes.prefix(16).compactMap { $0["datePublished"]?.elements.first?.stringValue }
+    return (result, published.isGeneric, texts)
   }
 
   private func short(_ text: String?) -> String? {

@@ -186,4 +186,154 @@ struct DateSearchTests {
     let metadata = extract(#"<p class="date">\#(digits)</p><p>\#(digits)</p>"#)
     #expect(metadata.publishedTime == nil)
   }
+
+  // MARK: - Structured dates checked against the page
+
+  @Test func aUTCDateTakesTheURLsLocalDay() {
+    let metadata = extract(
+      "<p>Text</p>", head: #"<meta property="article:published_time" content="2018-12-31T23:11:59+00:00">"#,
+      url: "https://blog.example.com/2019/01/01/new-year/")
+    #expect(metadata.publishedTime == "2019-01-01")
+    #expect(metadata.publishedTimeSource == "url")
+    #expect(metadata.publishedTimeText == "2018-12-31T23:11:59Z")
+  }
+
+  @Test func aUTCDateTakesTheSameInstantWithThePagesOffset() {
+    let head = #"<meta property="article:published_time" content="2023-11-09T02:11:03+00:00">"#
+    let offset = extract(
+      #"<p>Related <time datetime="2023-11-07T12:00:00-05:00">x</time></p><time datetime="2023-11-08T21:11:03-05:00">Nov 8</time>"#,
+      head: head)
+    #expect(offset.publishedTime == "2023-11-08T21:11:03-05:00")
+    #expect(offset.publishedTimeSource == "time-element")
+    // A zoneless clock a whole number of hours off the same instant gives the offset.
+    let zoneless = extract(#"<time datetime="2023-11-08 20:11:03">Nov 8</time>"#, head: head)
+    #expect(zoneless.publishedTime == "2023-11-08T20:11:03-06:00")
+    // Another structured source restating it with the page's offset.
+    let restated = extract(
+      "<p>Text</p>",
+      head: head
+        + #"<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2023-11-09T04:11:03+02:00"}</script>"#
+    )
+    #expect(restated.publishedTime == "2023-11-09T04:11:03+02:00")
+  }
+
+  @Test func aUTCDateStaysWhenNothingLocalContradictsIt() {
+    // A teaser list's plain stamps (score below 40) are not the page's own date.
+    let teasers = extract(
+      "<ul><li>Other story</li><li>19.08.2020</li></ul>",
+      lang: "de", head: #"<meta property="article:published_time" content="2020-08-18T19:35:33Z">"#)
+    #expect(teasers.publishedTime == "2020-08-18T19:35:33Z")
+    #expect(teasers.publishedTimeSource == "meta")
+    // At 10:04 UTC the day before is west of -10:00: the URL's day is when the slug was made.
+    let morning = extract(
+      "<p>Text</p>", head: #"<meta property="article:published_time" content="2020-07-09T10:04:04Z">"#,
+      url: "https://news.example.com/2020/07/08/story/")
+    #expect(morning.publishedTime == "2020-07-09T10:04:04Z")
+  }
+
+  @Test func datePublishedAnywhereComesBeforeAVideosUploadDate() {
+    let metadata = extract(
+      #"<meta itemprop="datePublished" content="2020-09-30T02:00:07-07:00">"#,
+      head:
+        #"<script type="application/ld+json">{"@type":"VideoObject","uploadDate":"2020-09-29T22:40:00-07:00"}</script>"#
+    )
+    #expect(metadata.publishedTime == "2020-09-30T02:00:07-07:00")
+  }
+
+  @Test func aGenericDateMetaLosesToTheBylinesDate() {
+    let head = #"<meta name="date" content="2020-02-12">"#
+    let byline = extract(
+      #"<article><div class="news-date"><time datetime="2020-02-05">05.02.2020</time></div></article>"#,
+      lang: "de", head: head)
+    #expect(byline.publishedTime == "2020-02-05")
+    #expect(byline.publishedTimeSource == "time-element")
+    // A date in running text does not outrank it.
+    let prose = extract("<p>Die Regel vom 3. März 2019 gilt.</p>", lang: "de", head: head)
+    #expect(prose.publishedTime == "2020-02-12")
+    #expect(prose.publishedTimeSource == "meta")
+  }
+
+  // MARK: - Where a date stands
+
+  @Test func aDateStandingAloneBeatsOneInASentence() {
+    let metadata = extract(
+      "<p>The law of 3 March 2019 changed it all.</p><p><em>4 June 2020</em></p>", lang: "en-GB")
+    #expect(metadata.publishedTime == "2020-06-04")
+  }
+
+  @Test func aDateInTheTitleCounts() {
+    let metadata = extract(
+      "<h1>Zuschauer kehren zurück<br><small>02.02.2022</small></h1>"
+        + "<p>Laut der am 28.01.2022 in Kraft getretenen Verordnung</p>", lang: "de")
+    #expect(metadata.publishedTime == "2022-02-02")
+  }
+
+  @Test func readersCommentsDatesLose() {
+    let metadata = extract(
+      #"<article><p>Jane, on December 14, 2015</p></article><div class="comment-meta">December 15, 2015 at 11:21</div>"#,
+      lang: "en")
+    #expect(metadata.publishedTime == "2015-12-14")
+  }
+
+  @Test func aTwoDigitYearIsReadOnlyAsAStamp() {
+    let stamp = extract(#"<div class="article-meta">Von: Jane <span>31.10.23</span></div>"#, lang: "de")
+    #expect(stamp.publishedTime == "2023-10-31")
+    #expect(
+      extract("<p>Die Version 10.12.19 ist erschienen und läuft gut.</p>", lang: "de").publishedTime == nil)
+    #expect(extract("<p>Stand: <b>10.12.99</b></p>", lang: "de").publishedTime == "1999-12-10")
+  }
+
+  @Test(arguments: [
+    ("ja", "2020年07月12日", "2020-07-12"),
+    ("zh", "发布于 2020年7月3日 10:00", "2020-07-03"),
+    ("ko", "2020년 7월 3일", "2020-07-03"),
+    ("ja", "2020年13月1日", nil),
+    ("ja", "2020年7月32日", nil),
+    ("ja", "2020年7月", nil),
+    ("ko", "2020년 7월 3", nil),
+    ("ja", "12020年7月3日", nil),
+  ])
+  func chineseJapaneseAndKoreanDates(_ lang: String, _ text: String, _ expected: String?) {
+    let metadata = extract(#"<span class="entry-date">\#(text)</span>"#, lang: lang)
+    #expect(metadata.publishedTime == expected, "\(text)")
+  }
+
+  /// Found by `scripts/fuzz datesearch`: a copyright line's digit run longer than an Int trapped.
+  @Test func aCopyrightLinesEndlessNumberIsNoYear() {
+    let digits = String(repeating: "5", count: 40)
+    let metadata = extract("<p>May 3, 2018</p><footer>© 2005\(digits)–2019 Example</footer>", lang: "en")
+    #expect(metadata.publishedTime == "2018-05-03")
+  }
+
+  @Test func theHTTPLastModifiedBoundsTheDates() {
+    let html = Array(
+      "<!doctype html><html lang=en><head><title>T</title></head><body><p>Posted on June 4, 2020</p></body></html>"
+        .utf8)
+    let extractor = MetadataExtractor(now: { dateTestNow })
+    func published(_ lastModified: String?) -> String? {
+      extractor.extract(
+        html: html, pageURL: ExtractingTestSupport.pageURL, contentType: nil, lastModified: lastModified
+      ).publishedTime
+    }
+    #expect(published("Mon, 01 Jun 2020 10:00:00 GMT") == nil)
+    #expect(published("Fri, 05 Jun 2020 10:00:00 GMT") == "2020-06-04")
+    #expect(published("Wed, 03 Jun 2020 10:00:00 GMT") == "2020-06-04")  // Within the day's allowance.
+    #expect(published("not a date") == "2020-06-04")
+    #expect(published(nil) == "2020-06-04")
+    // A structured date after it is left out too, its text kept.
+    let structured = extractor.extract(
+      html: Array(#"<meta property="article:published_time" content="2020-06-04T10:00:00Z">"#.utf8),
+      pageURL: ExtractingTestSupport.pageURL, contentType: nil, lastModified: "Mon, 01 Jun 2020 10:00:00 GMT")
+    #expect(structured.publishedTime == nil)
+    #expect(structured.publishedTimeText == "2020-06-04T10:00:00Z")
+  }
+
+  /// Found by `scripts/fuzz datesearch`: an impossible zoneless clock (hour 25) an hour off a UTC date
+  /// was taken as its local form, and written out as `2020-06-03T25:30:00-01:00`.
+  @Test func anImpossibleClockIsNoLocalForm() {
+    let metadata = extract(
+      #"<time datetime="2020-06-03 25:30:00">x</time>"#,
+      head: #"<meta property="article:published_time" content="2020-06-04T02:30:00Z">"#)
+    #expect(metadata.publishedTime == "2020-06-04T02:30:00Z")
+  }
 }
