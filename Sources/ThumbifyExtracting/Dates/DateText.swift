@@ -395,6 +395,15 @@ enum DateText {
         "ledna", "února", "března", "dubna", "května", "června", "července", "srpna", "září", "října",
         "listopadu", "prosince",
       ],
+      // Arabic: the Egyptian and Gulf names (with and without hamza, and the -يه spellings), and the
+      // Levantine ones that are one word (كانون and تشرين months are two words and not read).
+      [
+        "يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر", "نوفمبر",
+        "ديسمبر",
+      ],
+      ["", "", "", "ابريل", "", "يونيه", "يوليه", "اغسطس", "", "اكتوبر", "", ""],
+      ["", "شباط", "آذار", "نيسان", "أيار", "حزيران", "تموز", "آب", "أيلول", "", "", ""],
+      ["", "", "", "إبريل", "", "", "", "", "", "", "", ""],
     ]
     var table: [String: Int] = [:]
     for row in names {

@@ -298,6 +298,21 @@ struct DateSearchTests {
     #expect(metadata.publishedTime == expected, "\(text)")
   }
 
+  @Test(arguments: [
+    ("ar", "الأربعاء، 07 أكتوبر 2020 - 12:09 م", "2020-10-07"),
+    ("ar", "نشر في 3 اكتوبر 2019", "2019-10-03"),
+    ("ar", "3 حزيران 2019", "2019-06-03"),
+    ("ar", "15 آب 2018", "2018-08-15"),
+    ("ar", "1 يونيه 2017", "2017-06-01"),
+    ("ar", "07 أكتوبرر 2020", nil),
+    ("ar", "32 أكتوبر 2020", nil),
+    ("ar", "أكتوبر", nil),
+  ])
+  func arabicDates(_ lang: String, _ text: String, _ expected: String?) {
+    let metadata = extract(#"<span class="entry-date">\#(text)</span>"#, lang: lang)
+    #expect(metadata.publishedTime == expected, "\(text)")
+  }
+
   /// Found by `scripts/fuzz datesearch`: a copyright line's digit run longer than an Int trapped.
   @Test func aCopyrightLinesEndlessNumberIsNoYear() {
     let digits = String(repeating: "5", count: 40)
