@@ -40,13 +40,16 @@ extension CrawlStopTests {
     let out = root + "/after"
     let victim = try start(list, out, concurrency: 8)
     guard await whenSignalsAreHandled(victim) else { return }
-    // Both slots are taken: nothing else can have been sent before the signal
+    // Both slots are taken. What the server has when the signal goes is what was sent before it: two
+    // pages, or more on a machine so loaded that a held request met curl's 10 s low-speed abort first
+    // and the next page went out (seen once in a fresh-clone CI run: 6).
     guard try await eventually("two requests at the server", { try server.stats(bucket: "all").count >= 2 })
     else {
       kill(victim.processIdentifier, SIGKILL)
       return
     }
-    #expect(try server.stats(bucket: "all").count == 2)
+    let sentBeforeTheSignal = try server.stats(bucket: "all").count
+    let pagesBeforeTheSignal = try requestCounts(prefix: prefix, count: count).reduce(0, +)
 
     // When the crawl gets SIGINT, and then the pages in flight are answered (within the grace or after
     // it: either way nothing new may be sent)
@@ -62,10 +65,10 @@ extension CrawlStopTests {
     // pages that finished
     let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
     #expect(status == 130, "\(log)")
-    #expect(try server.stats(bucket: "all").count == 2, "\(log)")
+    #expect(try server.stats(bucket: "all").count == sentBeforeTheSignal, "\(log)")
     let stopped = try requestCounts(prefix: prefix, count: count)
-    #expect(stopped.reduce(0, +) == 2)
-    #expect(try readManifest(out).count <= 2)
+    #expect(stopped.reduce(0, +) == pagesBeforeTheSignal)
+    #expect(try readManifest(out).count <= pagesBeforeTheSignal)
 
     // And the rerun crawls the rest, each page once more at most
     #expect(try await start(list, out).exitStatus() == 0)
@@ -103,6 +106,8 @@ extension CrawlStopTests {
       kill(victim.processIdentifier, SIGKILL)
       return
     }
+    // What was sent before the signal (a loaded machine may have retried a held picture by now).
+    let picturesAtTheSignal = try pictures()
 
     // When the crawl gets SIGINT, and a second one (or the 2 s grace ends)
     kill(victim.processIdentifier, SIGINT)
@@ -118,7 +123,7 @@ extension CrawlStopTests {
     // Then the page is in the manifest and has its card, both marked incomplete, valid by their schemas
     let log = (try? String(contentsOfFile: out + ".log", encoding: .utf8)) ?? ""
     #expect(status == 130, "\(log)")
-    #expect(try pictures() == perHost, "a picture waiting behind the host's limit was sent after the signal")
+    #expect(try pictures() == picturesAtTheSignal, "a picture was sent after the signal")
     let stopped = try readManifest(out)
     #expect(stopped.count == 1, "\(log)")
     let record = try #require(stopped.first)
@@ -158,7 +163,7 @@ extension CrawlStopTests {
     #expect(card.incomplete == nil)
     #expect(card.image != nil && card.icon != nil)
     #expect(try server.stats(bucket: "gated-page:\(gate)").count == 1)
-    #expect(try pictures() == perHost + 2)
+    #expect(try pictures() == picturesAtTheSignal + 2)
     let rerun = try self.summary(out)
     #expect(rerun["resumed"] as? Bool == true)
     #expect(rerun["incomplete"] as? Int == 0)
