@@ -269,24 +269,17 @@ struct ServeCommandTests {
 
   @Test("SIGTERM answers the requests in flight, refuses new ones and exits 0")
   func sigtermDrains() async throws {
-    let nginx = try await LoopbackNginx(options: .init(limitRate: "4k"))
-    try nginx.write(
-      "slow.html",
-      "<html><head><title>Slow</title></head><body>" + String(repeating: "x", count: 40_000)
-        + "</body></html>")
+    // The upstream page is held until the test opens its gate (a rate-limited page left a 10 s window
+    // that a starved test process once missed: it saw the fetch only after it had finished).
+    let upstream = try await FaultServer()
     let server = try await ServeProcess(["--allow-private-network"])
-    let target = ServeProcess.cardTarget(nginx.url("/slow.html"))
+    let target = ServeProcess.cardTarget(upstream.url("/hold?gate=drain&bucket=drain"))
     let inFlight = Task { try await server.get(target) }
-    // Waits until the fetch is under way (the metrics say so), then signals; at most two minutes.
-    var isUnderWay = false
-    for _ in 0..<6_000 {
-      let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
-      isUnderWay = metrics.contains("thumbify_serve_live_fetches 1")
-      if isUnderWay { break }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    #expect(isUnderWay, "the live fetch was never seen in flight: \(server.logText)")
+    try await waitUntil("the live fetch at the upstream") { try upstream.stats(bucket: "drain").count == 1 }
+    let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
+    #expect(metrics.contains("thumbify_serve_live_fetches 1"), "\(metrics)")
     kill(server.processIdentifier, SIGTERM)
+    try upstream.open(gate: "drain")
     let answer = try await inFlight.value
     #expect(answer.status == 200, "\(server.logText)")
     #expect(try await server.exitStatus() == 0, "\(server.logText)")
