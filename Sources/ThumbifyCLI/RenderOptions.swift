@@ -35,14 +35,6 @@ enum RenderOptions {
     return (mode, budget)
   }
 
-  /// The renderer `mode` needs, over `fetcher`: `nil` for `never`. Chromium is looked up now, so that
-  /// `--render` without it fails before any work with a line that says what to install.
-  static func renderer(
-    mode: RenderMode, budget: RenderBudget, fetcher: any Fetching, environment: [String: String]
-  ) throws(RenderError) -> ChromiumRenderer? {
-    try CrawlStages.renderer(mode: mode, budget: budget, fetcher: fetcher, environment: environment)
-  }
-
   /// The hint printed under a `browserMissing` error.
   static let missingBrowserHint =
     "Install Debian's chromium (apt-get install chromium; scripts/install-deps does), name another with "

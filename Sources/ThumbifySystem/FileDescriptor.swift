@@ -38,11 +38,6 @@ package struct FileDescriptor: ~Copyable {
     try SystemCall.check { fsync(rawValue) }
   }
 
-  /// Reads up to `count` bytes into `buffer`, retrying `EINTR`: the byte count, 0 at end of file.
-  package func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(Errno) -> Int {
-    try SystemCall.valueOrErrno { Foundation.read(rawValue, buffer, count) }.get()
-  }
-
   /// Writes all of `bytes`.
   package func writeAll(_ bytes: [UInt8]) throws(Errno) {
     guard bytes.withUnsafeBytes({ SystemCall.writeAll(rawValue, $0) }) else { throw .current }

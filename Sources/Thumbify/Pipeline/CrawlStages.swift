@@ -58,7 +58,8 @@ package struct CrawlStages: Sendable {
   /// Stops the browser and the fetcher's transfer thread.
   package func shutdown() { stopStages() }
 
-  /// The Chromium renderer `mode` needs (`nil` for `never`), over `fetcher`.
+  /// The Chromium renderer `mode` needs (`nil` for `never`), over `fetcher`. Chromium is looked up now,
+  /// so that `--render` without it fails before any work with a line that says what to install.
   ///
   /// - Throws: `RenderError.browserMissing` when no Chromium is found.
   package static func renderer(

@@ -21,7 +21,7 @@ extension ExtractCommand {
       let fetcher = try CurlFetcher(configuration: configuration)
       let renderer: ChromiumRenderer?
       do {
-        renderer = try RenderOptions.renderer(
+        renderer = try CrawlStages.renderer(
           mode: render.mode, budget: render.budget, fetcher: fetcher, environment: console.environment)
       } catch {
         diagnostics.error(error.description, hint: RenderOptions.missingBrowserHint, code: error.code)

@@ -150,7 +150,7 @@ enum ServeCommand: Subcommand {
     defer { curl.shutdown() }
     let renderer: ChromiumRenderer?
     do {
-      renderer = try RenderOptions.renderer(
+      renderer = try CrawlStages.renderer(
         mode: render.mode, budget: render.budget, fetcher: curl, environment: console.environment)
     } catch {
       diagnostics.error(error.description, hint: RenderOptions.missingBrowserHint, code: error.code)

@@ -14,13 +14,13 @@ extension CrawlStopTests {
     _ what: String, limit: Double = 120, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () throws -> Bool
   ) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(limit)
-    while Date() < deadline {
-      if try condition() { return true }
-      try await Task.sleep(for: .milliseconds(20))
+    do {
+      try await waitUntil(what, limit: .seconds(limit), condition)
+      return true
+    } catch let error as WaitUntilError {
+      Issue.record("\(error)", sourceLocation: sourceLocation)
+      return false
     }
-    Issue.record("never: \(what)", sourceLocation: sourceLocation)
-    return false
   }
 
   /// Whether the crawl writing to `out` logged its stop (`"event":"stopping"`): its stop has been
