@@ -160,10 +160,12 @@ struct LimitsFetchTests {
   @Test func aStoppedFetcherSendsNothingNew() async throws {
     // Given one transfer of a host in flight (held at the server) and three waiting behind its limit
     let server = try await FaultServer()
-    let fetcher = try makeTestFetcher { $0.maxTransfersPerHost = 1 }
+    // Patient: a fresh-clone CI run's starved test saw the held transfer end at the test fetcher's 10 s
+    // timeout and the next ones sent before it stopped the fetcher.
+    let fetcher = try makePatientFetcher { $0.maxTransfersPerHost = 1 }
     let url = server.url("/hold?gate=stop&bucket=stop")
     let results = testTask { await fetchAll(fetcher, url, count: 4) }
-    while try server.stats(bucket: "stop").count < 1 { try await Task.sleep(for: .milliseconds(20)) }
+    try await waitUntil("the first transfer at the server") { try server.stats(bucket: "stop").count == 1 }
 
     // When it is stopped, and the held transfer is let go
     fetcher.stopStartingRequests()
