@@ -19,11 +19,15 @@ package struct ParsedArguments: Sendable {
   var flags: Set<String> = []
   package var isHelpRequested: Bool { flags.contains("help") }
 
-  /// The last value given for `--long`, or its default.
-  package func value(_ long: String) -> String? { values[long]?.last }
+  // Read through the options' declarations (`Option`, `Flag`: Option.swift), never by a name typed again.
+  /// The last value given for the option, or its default.
+  func text(_ option: OptionSpec) -> String? { values[option.long]?.last }
   /// Every value given for a repeating option, in order.
-  package func values(_ long: String) -> [String] { values[long] ?? [] }
-  package func flag(_ long: String) -> Bool { flags.contains(long) }
+  func texts(_ option: OptionSpec) -> [String] { values[option.long] ?? [] }
+  /// Whether the flag was given, or the option has a value (given, or its default).
+  func has(_ option: OptionSpec) -> Bool {
+    option.isFlag ? flags.contains(option.long) : values[option.long] != nil
+  }
 }
 
 /// Parses arguments against a `CommandSpec`: `--opt value`, `--opt=value`,

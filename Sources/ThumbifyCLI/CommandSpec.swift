@@ -91,10 +91,7 @@ package struct CommandSpec: Sendable {
 
   /// How a command's log and error lines on standard error are written. Every command takes it, so it is
   /// not listed in each spec: one declaration, one meaning (docs/cli.md, "Options every command takes").
-  static let logFormatOption = OptionSpec.option(
-    "log-format", value: "format",
-    help: "text or json: json writes every log and error line on standard error as one JSON object.",
-    default: LogFormat.text.rawValue, choices: LogFormat.allCases.map(\.rawValue))
+  static var logFormatOption: OptionSpec { LogFormat.option.spec }
 
   /// The options the command line shows in usage lines: the command's own and `--log-format`.
   var usageOptions: [OptionSpec] { takesLogFormat ? options + [Self.logFormatOption] : options }

@@ -25,15 +25,15 @@ package enum LogFormat: String, Sendable, CaseIterable {
     return format
   }
 
+  /// `--log-format`, which every command takes (`CommandSpec.logFormatOption`).
+  static let option = Option<LogFormat>.choice(
+    "log-format", value: "format",
+    help: "text or json: json writes every log and error line on standard error as one JSON object.",
+    default: .text)
+
   /// `--log-format`, checked.
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> LogFormat {
-    let text = arguments.value("log-format") ?? LogFormat.text.rawValue
-    guard let format = LogFormat(rawValue: text) else {
-      throw UsageError(
-        "The value '\(text)' is invalid for '\(CommandSpec.logFormatOption.synopsis)'",
-        hint: "Use text or json.")
-    }
-    return format
+    try arguments.required(option)
   }
 }
 

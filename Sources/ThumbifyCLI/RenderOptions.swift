@@ -1,38 +1,29 @@
 import Foundation
 import Thumbify
 
-/// `--render` and `--render-timeout`, which `crawl` and `extract` share (docs/rendering.md).
+/// `--render` and `--render-timeout`, which `crawl`, `serve` and `extract` share (docs/rendering.md).
 enum RenderOptions {
-  static let specs: [OptionSpec] = [
-    .option(
-      "render", value: "mode",
-      help:
-        "Render pages in headless Chromium before reading them: never; auto (pages whose served HTML has "
-        + "neither title nor image, or looks like an app shell and has no description); always. Needs "
-        + "Debian's chromium (THUMBIFY_CHROMIUM names another executable).",
-      default: RenderMode.never.rawValue, choices: RenderMode.allCases.map(\.rawValue)),
-    .option(
-      "render-timeout", value: "duration",
-      help: "The deadline of rendering one page: navigation, scripts and the network settling (at most 5m).",
-      default: "10s"),
-  ]
+  static let mode = Option<RenderMode>.choice(
+    "render", value: "mode",
+    help:
+      "Render pages in headless Chromium before reading them: never; auto (pages whose served HTML has "
+      + "neither title nor image, or looks like an app shell and has no description); always. Needs "
+      + "Debian's chromium (THUMBIFY_CHROMIUM names another executable).",
+    default: .never)
+  static let timeout = Option.duration(
+    "render-timeout",
+    help: "The deadline of rendering one page: navigation, scripts and the network settling (at most 5m).",
+    default: "10s", allowsZero: false, maximum: 300)
+
+  static let specs: [OptionSpec] = [mode.spec, timeout.spec]
 
   /// `--render`'s mode and the budget `--render-timeout` sets.
   static func parse(_ arguments: ParsedArguments) throws(UsageError) -> (
     mode: RenderMode, budget: RenderBudget
   ) {
-    let text = arguments.value("render") ?? RenderMode.never.rawValue
-    guard let mode = RenderMode(rawValue: text) else {
-      throw UsageError(
-        "The value '\(text)' is invalid for '--render <mode>'", hint: "Give never, auto or always.")
-    }
     var budget = RenderBudget()
-    if let seconds = try DurationParser.value(
-      "render-timeout", in: arguments, allowsZero: false, maximum: 300)
-    {
-      budget.deadline = .milliseconds(Int(seconds * 1000))
-    }
-    return (mode, budget)
+    budget.deadline = .milliseconds(Int(try arguments.required(timeout) * 1000))
+    return (try arguments.required(mode), budget)
   }
 
   /// The hint printed under a `browserMissing` error.

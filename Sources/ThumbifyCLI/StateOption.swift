@@ -5,7 +5,7 @@ import Thumbify
 /// the default state directory is resolved and an old `<out>/.thumbify` moved (docs/crawl.md,
 /// "State directory").
 enum StateOption {
-  static let spec = OptionSpec.option(
+  static let state = Option.text(
     "state", value: "dir",
     help:
       "Where the crawl state (database, run lock) is kept, outside the served output; give every "
@@ -23,7 +23,7 @@ enum StateOption {
     isJSON: Bool = false, command: String = ""
   ) throws(StoreError) -> OutputLayout {
     let layout = try OutputLayout.resolving(
-      outputDirectory, stateDirectory: arguments.value("state"), environment: console.environment)
+      outputDirectory, stateDirectory: try? arguments.value(state), environment: console.environment)
     let outcome = try StateMigration.run(layout)
     if outcome != .nothing && (!isQuiet || outcome.isWarning) {
       let diagnostics = Diagnostics(console: console, format: isJSON ? .json : .text, command: command)

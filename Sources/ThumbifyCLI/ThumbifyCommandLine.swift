@@ -20,16 +20,16 @@ package enum ThumbifyCommandLine {
     commandName: "thumbify",
     abstract: "Link previews and thumbnails for whole URL corpora.",
     discussion: "Without arguments, prints this help. docs/cli.md lists every command's options.",
-    options: [
-      .flag("version", help: "Show the version."),
-      .option(
-        "generate-completion-script", value: "shell",
-        help: "Print a completion script for bash, zsh or fish, generated from the commands' options.",
-        choices: CompletionScript.Shell.allCases.map(\.rawValue)),
-      .flag("generate-manual", help: "Print the manual page thumbify(1) in roff (man -l - reads it)."),
-    ],
+    options: [version.spec, completionScript.spec, manual.spec],
     takesLogFormat: false
   )
+
+  static let version = Flag("version", help: "Show the version.")
+  static let completionScript = Option<CompletionScript.Shell>.choice(
+    "generate-completion-script", value: "shell",
+    help: "Print a completion script for bash, zsh or fish, generated from the commands' options.")
+  static let manual = Flag(
+    "generate-manual", help: "Print the manual page thumbify(1) in roff (man -l - reads it).")
 
   /// `thumbify help [<subcommand>]`, a command of its own so that `thumbify help help` works.
   static let helpSpec = CommandSpec(
@@ -86,16 +86,11 @@ package enum ThumbifyCommandLine {
       let parsed = try ArgumentParser.parse(arguments, spec: rootSpec)
       if parsed.isHelpRequested {
         console.print(rootHelp, terminator: "")
-      } else if parsed.flag("version") {
+      } else if parsed.isSet(version) {
         console.print(ThumbifyVersion.current)
-      } else if let shellName = parsed.value("generate-completion-script") {
-        guard let shell = CompletionScript.Shell(rawValue: shellName) else {
-          throw UsageError(
-            "The value '\(shellName)' is invalid for '--generate-completion-script <shell>'",
-            hint: "Use bash, zsh or fish.")
-        }
+      } else if let shell = try parsed.value(completionScript) {
         console.print(CompletionScript.script(for: shell, commands: commands), terminator: "")
-      } else if parsed.flag("generate-manual") {
+      } else if parsed.isSet(manual) {
         console.print(ManualPage.roff(commands: commands, version: ThumbifyVersion.current), terminator: "")
       } else {
         console.print(rootHelp, terminator: "")

@@ -1,28 +1,27 @@
 import Thumbify
 
-/// `--variant <spec>`, the repeatable option `crawl` and `thumb` share.
+/// `--variant <spec>`, the repeatable option `crawl` and `serve` share.
 enum VariantOptions {
-  /// `--variant`, as `crawl` and `serve` declare it.
-  static let spec = OptionSpec.option(
-    "variant", value: "spec",
-    help:
-      "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass]; repeat for "
-      + "several. Names starting with 'icon' are made from the icon; 'pass' stores a web-ready source that "
-      + "fits as it is when smaller. (default: card=600x1200,q=85,m=2,pass, card2x=1200x2400,q=85,m=2,pass, "
-      + "icon=64x64,cover,pass)",
-    isRepeating: true)
+  static let variant = Option(
+    .option(
+      "variant", value: "spec",
+      help:
+        "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass]; repeat for "
+        + "several. Names starting with 'icon' are made from the icon; 'pass' stores a web-ready source that "
+        + "fits as it is when smaller. (default: card=600x1200,q=85,m=2,pass, card2x=1200x2400,q=85,m=2,pass, "
+        + "icon=64x64,cover,pass)",
+      isRepeating: true)
+  ) { text throws(InvalidValue) in
+    guard let variant = ThumbnailVariant(specification: text) else { throw InvalidValue() }
+    return variant
+  }
 
-  /// The `--variant` values, parsed (`ThumbnailVariant(specification:)`), in the order given.
+  /// The `--variant` values, in the order given.
   static func variants(_ arguments: ParsedArguments) throws(UsageError) -> [ThumbnailVariant] {
-    var variants: [ThumbnailVariant] = []
-    for text in arguments.values("variant") {
-      guard let variant = ThumbnailVariant(specification: text) else {
-        throw UsageError("The value '\(text)' is invalid for '--variant <spec>'")
-      }
-      if variants.contains(where: { $0.name == variant.name }) {
-        throw UsageError("The variant name '\(variant.name)' is given twice")
-      }
-      variants.append(variant)
+    let variants = try arguments.values(variant)
+    for (index, variant) in variants.enumerated()
+    where variants[..<index].contains(where: { $0.name == variant.name }) {
+      throw UsageError("The variant name '\(variant.name)' is given twice")
     }
     return variants
   }

@@ -115,29 +115,30 @@ struct CommandLineTests {
 
 @Suite("Argument parsing")
 struct ArgumentParserTests {
-  let spec = CommandSpec(
-    commandName: "t", abstract: "",
-    arguments: [ArgumentSpec("files", help: "", isRepeating: true)],
-    options: [
-      .option("out", short: "o", value: "dir", help: "", isRequired: true),
-      .option("size", value: "WxH", help: "", default: "600x315"),
-      .option("variant", value: "spec", help: "", isRepeating: true),
-      .flag("quiet", short: "q", help: ""),
-    ])
+  let out = Option.text("out", short: "o", value: "dir", help: "", isRequired: true)
+  let size = Option.text("size", value: "WxH", help: "", default: "600x315")
+  let variant = Option.text("variant", value: "spec", help: "", isRepeating: true)
+  let quiet = Flag("quiet", short: "q", help: "")
+  let count = Option.integer("count", help: "", range: 1...9)
+  var spec: CommandSpec {
+    CommandSpec(
+      commandName: "t", abstract: "", arguments: [ArgumentSpec("files", help: "", isRepeating: true)],
+      options: [out.spec, size.spec, variant.spec, quiet.spec, count.spec])
+  }
 
   @Test func equalsAndSpaceFormsAreTheSame() throws {
     let a = try ArgumentParser.parse(["--out=d", "f"], spec: spec)
     let b = try ArgumentParser.parse(["--out", "d", "f"], spec: spec)
     let c = try ArgumentParser.parse(["-o", "d", "f"], spec: spec)
-    #expect(a.value("out") == "d")
-    #expect(b.value("out") == "d")
-    #expect(c.value("out") == "d")
+    #expect(try a.value(out) == "d")
+    #expect(try b.value(out) == "d")
+    #expect(try c.value(out) == "d")
   }
 
   @Test func doubleDashEndsOptions() throws {
     let parsed = try ArgumentParser.parse(["--out", "d", "--", "--quiet", "-x"], spec: spec)
     #expect(parsed.positionals == ["--quiet", "-x"])
-    #expect(!parsed.flag("quiet"))
+    #expect(!parsed.isSet(quiet))
   }
 
   @Test func singleDashIsAPositionalMeaningStdin() throws {
@@ -148,9 +149,21 @@ struct ArgumentParserTests {
   @Test func defaultsApplyAndRepeatsAccumulate() throws {
     let parsed = try ArgumentParser.parse(
       ["f", "--out", "d", "--variant", "a=1x1", "--variant=b=2x2", "-q"], spec: spec)
-    #expect(parsed.value("size") == "600x315")
-    #expect(parsed.values("variant") == ["a=1x1", "b=2x2"])
-    #expect(parsed.flag("quiet"))
+    #expect(try parsed.value(size) == "600x315")
+    #expect(try parsed.values(variant) == ["a=1x1", "b=2x2"])
+    #expect(parsed.isSet(quiet))
+    #expect(try parsed.value(count) == nil)
+  }
+
+  @Test func aTypedOptionRefusesItsValueInOneShape() throws {
+    let parsed = try ArgumentParser.parse(["f", "--out", "d", "--count", "10"], spec: spec)
+    #expect(
+      throws: UsageError(
+        "The value '10' is invalid for '--count <n>'", hint: "Give a whole number from 1 to 9.")
+    ) {
+      try parsed.value(count)
+    }
+    #expect(try ArgumentParser.parse(["f", "--out", "d", "--count", "9"], spec: spec).value(count) == 9)
   }
 
   @Test func flagsRejectValues() {

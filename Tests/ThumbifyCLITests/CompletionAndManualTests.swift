@@ -190,7 +190,7 @@ struct CompletionAndManualTests {
     #expect(result.status == 64)
     #expect(
       result.err.hasPrefix(
-        "Error: The value 'tcsh' is invalid for '--generate-completion-script <shell>'\n  Use bash, zsh or fish.\n"
+        "Error: The value 'tcsh' is invalid for '--generate-completion-script <shell>'\n  Give bash, zsh or fish.\n"
       ))
   }
 }

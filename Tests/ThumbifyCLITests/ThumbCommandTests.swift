@@ -99,12 +99,27 @@ struct ThumbCommandTests {
   }
 
   @Test(arguments: [
-    (["--size", "600"], "The value '600' is invalid for '--size <WxH>'"),
-    (["--size", "0x10"], "The value '0x10' is invalid for '--size <WxH>'"),
-    (["--size=axb"], "The value 'axb' is invalid for '--size <WxH>'"),
-    (["--fit", "stretch"], "The value 'stretch' is invalid for '--fit <fit>'"),
-    (["--format", "gif"], "The value 'gif' is invalid for '--format <format>'"),
-    (["--quality", "0"], "The value '0' is invalid for '--quality <1-100>'"),
+    (
+      ["--size", "600"],
+      "The value '600' is invalid for '--size <WxH>'\n  Give a width and a height from 1 to 8192, as 600x315."
+    ),
+    (
+      ["--size", "0x10"],
+      "The value '0x10' is invalid for '--size <WxH>'\n  Give a width and a height from 1 to 8192, as 600x315."
+    ),
+    (
+      ["--size=axb"],
+      "The value 'axb' is invalid for '--size <WxH>'\n  Give a width and a height from 1 to 8192, as 600x315."
+    ),
+    (["--fit", "stretch"], "The value 'stretch' is invalid for '--fit <fit>'\n  Give contain or cover."),
+    (
+      ["--format", "gif"],
+      "The value 'gif' is invalid for '--format <format>'\n  Give webp, jpeg, png or avif."
+    ),
+    (
+      ["--quality", "0"],
+      "The value '0' is invalid for '--quality <1-100>'\n  Give a whole number from 1 to 100."
+    ),
     (["--variant", "a=10"], "The value 'a=10' is invalid for '--variant <spec>'"),
     (["--variant", "a=10x10", "--variant", "a=20x20"], "The variant name 'a' is given twice"),
     (
@@ -112,6 +127,7 @@ struct ThumbCommandTests {
       "'--size' cannot be combined with '--variant' (give it in the --variant spec)"
     ),
   ])
+  // `message` holds the hint line under it where there is one.
   func badValuesAreUsageErrors(_ extra: [String], message: String) async {
     let result = await runCLI(["thumb", "a.jpg", "--out", "/nonexistent"] + extra)
     #expect(result.status == 64)

@@ -221,7 +221,7 @@ struct VocabularyTests {
     #expect(result.status == 64)
     #expect(
       result.err.hasPrefix(
-        "Error: The value 'xml' is invalid for '--log-format <format>'\n  Use text or json.\nUsage: thumbify gc"
+        "Error: The value 'xml' is invalid for '--log-format <format>'\n  Give text or json.\nUsage: thumbify gc"
       ))
   }
 

@@ -20,8 +20,10 @@ enum CardKeyCommand: Subcommand {
         "urls", help: "The URLs, in any spelling the crawl accepts ('-' reads them from standard input).",
         isRepeating: true)
     ],
-    options: [.flag("show-url", help: "Print each key followed by a tab and the normalized URL.")]
+    options: [showURL.spec]
   )
+
+  static let showURL = Flag("show-url", help: "Print each key followed by a tab and the normalized URL.")
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
@@ -30,7 +32,7 @@ enum CardKeyCommand: Subcommand {
       do {
         let normalized = try URLNormalization.normalize(url)
         let key = CardKey(normalizedURL: normalized)
-        console.print(arguments.flag("show-url") ? "\(key.hex)\t\(normalized)" : key.hex)
+        console.print(arguments.isSet(showURL) ? "\(key.hex)\t\(normalized)" : key.hex)
       } catch {
         diagnostics.error(error.description, code: error.code, fields: ["url": url])
         status = ExitCode.someFailed

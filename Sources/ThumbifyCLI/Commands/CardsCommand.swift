@@ -18,7 +18,7 @@ enum CardsCommand: Subcommand {
       directory is locked, the manifest cannot be read or a card cannot be written.
       """,
     arguments: [ArgumentSpec("dir", help: "The crawl's output directory.")],
-    options: [StateOption.spec]
+    options: [StateOption.state.spec]
   )
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
@@ -33,7 +33,7 @@ enum CardsCommand: Subcommand {
         layout = try StateOption.layout(
           arguments, outputDirectory: directory, console: console, isQuiet: false, isJSON: format == .json,
           command: name)
-      } catch  where arguments.value("state") == nil {}
+      } catch  where !arguments.has(StateOption.state) {}
       // A directory with a state is a crawl's (or a server's): its run lock keeps this off their
       // writes. One made by other tools has none, and gets none.
       let lock = try layout.flatMap { (layout) throws(StoreError) -> RunLock? in

@@ -37,71 +37,78 @@ enum CrawlCommand: Subcommand {
       """,
     arguments: [ArgumentSpec("urls-file", help: "The URL list ('-' reads standard input).")],
     options: [
-      .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
-      StateOption.spec,
-      VariantOptions.spec,
-      .option(
-        "max-age", value: "duration", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h)."),
-      FetcherOptions.timeoutSpec,
-      .option("concurrency", value: "n", help: "URLs crawled at once.", default: "64"),
-      .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
-      FetcherOptions.allowPrivateNetworkSpec,
-      FetcherOptions.ignoreRobotsSpec,
-      FetcherOptions.cacertSpec,
-      FetcherOptions.contactSpec,
-      .option(
-        "max-failures", value: "n|p%",
-        help:
-          "Exit 0 while no more URLs than this failed, are stale or are invalid lines: a count, or a share "
-          + "of the URLs listed.",
-        default: "0"),
-      .flag(
-        "prune",
-        help:
-          "Remove the cards, manifest records and state of URLs missing from the list (kept without it); "
-          + "'thumbify gc' then removes their blobs."),
-      .option(
-        "prune-max", value: "n|p%",
-        // The default is in the text, not `default:` (which the parser would fill in, and the check
-        // that --prune-max is only given with --prune could not tell).
-        help:
-          "With --prune, refuse (exit 70, nothing removed) to remove more than this of the known URLs. "
-          + "(default: 20%)"),
-      .flag("force-prune", help: "With --prune, remove them however many there are."),
-      .option(
-        "drop-gone-after", value: "duration",
-        help:
-          "Drop listed pages that answered 404 or 410 on every run for at least this long (e.g. 7d): "
-          + "their manifest records and cards are removed, and counted; without it a gone page keeps its "
-          + "last card, marked stale."),
-      .option(
-        "metrics", value: "file",
-        help: "Write a Prometheus textfile (node_exporter's textfile collector) with the run's counts."),
-      .option(
-        "shard", value: "k/n",
-        help:
-          "Crawl only shard K of N: the URLs whose registrable domain (IP literals: host and port) hashes to "
-          + "K modulo N. Without it, a Slurm array task (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) is one "
-          + "shard, and so is a Kubernetes Indexed Job's (JOB_COMPLETION_INDEX) or an AWS Batch array's "
-          + "(AWS_BATCH_JOB_ARRAY_INDEX) with --shards. Give each shard its own --out and --state (docs/crawl.md, "
-          + "\"Sharded crawls\")."),
-      .option(
-        "shards", value: "n",
-        help: "The number of shards, for an array index taken from the environment (see --shard)."),
-      .option(
-        "baseline", value: "dir",
-        help:
-          "The previous night's merged directory ('thumbify merge --out'), read only: the URLs of this crawl "
-          + "(its shard's) that its state does not know are fetched conditionally from the baseline's "
-          + "validators, keep the baseline's card when they fail, and are kept when unlisted; its blobs "
-          + "and cards are brought in as they are used (docs/crawl.md, \"--baseline\")."),
-      .option(
-        "baseline-state", value: "dir",
-        help: "The baseline's state directory (default: the baseline directory's default state directory)."),
-    ] + RenderOptions.specs + OEmbedOptions.specs + [
-      .flag("quiet", short: "q", help: "Print nothing but fatal errors.")
+      out.spec, StateOption.state.spec, VariantOptions.variant.spec, maxAge.spec, FetcherOptions.timeout.spec,
+      concurrency.spec, FetcherOptions.perHost.spec, FetcherOptions.allowPrivateNetwork.spec,
+      FetcherOptions.ignoreRobots.spec, FetcherOptions.cacert.spec, FetcherOptions.contact.spec,
+      maxFailures.spec, prune.spec, pruneMax.spec, forcePrune.spec, dropGoneAfter.spec, metrics.spec,
+      shard.spec, shards.spec, baseline.spec, baselineState.spec,
     ]
+      + RenderOptions.specs + OEmbedOptions.specs + [Flag.quiet.spec]
   )
+
+  static let out = Option.text(
+    "out", short: "o", value: "dir", help: "The output directory.", isRequired: true)
+  static let maxAge = Option.duration(
+    "max-age", help: "Refetch entries older than this unconditionally (e.g. 7d, 12h).", allowsZero: true)
+  static let concurrency = Option.integer(
+    "concurrency", help: "URLs crawled at once.", default: 64, range: 1...4_096)
+  static let maxFailures = Option.threshold(
+    "max-failures",
+    help:
+      "Exit 0 while no more URLs than this failed, are stale or are invalid lines: a count, or a share "
+      + "of the URLs listed.",
+    default: "0")
+  static let prune = Flag(
+    "prune",
+    help:
+      "Remove the cards, manifest records and state of URLs missing from the list (kept without it); "
+      + "'thumbify gc' then removes their blobs.")
+  // The default is in the text, not `default:` (which the parser would fill in, and the check that
+  // --prune-max is only given with --prune could not tell).
+  static let pruneMax = Option.threshold(
+    "prune-max",
+    help:
+      "With --prune, refuse (exit 70, nothing removed) to remove more than this of the known URLs. "
+      + "(default: 20%)")
+  static let forcePrune = Flag("force-prune", help: "With --prune, remove them however many there are.")
+  static let dropGoneAfter = Option.duration(
+    "drop-gone-after",
+    help:
+      "Drop listed pages that answered 404 or 410 on every run for at least this long (e.g. 7d): "
+      + "their manifest records and cards are removed, and counted; without it a gone page keeps its "
+      + "last card, marked stale.",
+    allowsZero: false)
+  static let metrics = Option.text(
+    "metrics", value: "file",
+    help: "Write a Prometheus textfile (node_exporter's textfile collector) with the run's counts.")
+  static let baseline = Option.text(
+    "baseline", value: "dir",
+    help:
+      "The previous night's merged directory ('thumbify merge --out'), read only: the URLs of this crawl "
+      + "(its shard's) that its state does not know are fetched conditionally from the baseline's "
+      + "validators, keep the baseline's card when they fail, and are kept when unlisted; its blobs "
+      + "and cards are brought in as they are used (docs/crawl.md, \"--baseline\").")
+  static let baselineState = Option.text(
+    "baseline-state", value: "dir",
+    help: "The baseline's state directory (default: the baseline directory's default state directory).")
+  static let shard = Option(
+    .option(
+      "shard", value: "k/n",
+      help:
+        "Crawl only shard K of N: the URLs whose registrable domain (IP literals: host and port) hashes to "
+        + "K modulo N. Without it, a Slurm array task (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) is one "
+        + "shard, and so is a Kubernetes Indexed Job's (JOB_COMPLETION_INDEX) or an AWS Batch array's "
+        + "(AWS_BATCH_JOB_ARRAY_INDEX) with --shards. Give each shard its own --out and --state (docs/crawl.md, "
+        + "\"Sharded crawls\").")
+  ) { text throws(InvalidValue) in
+    guard let shard = Shard(text), shard.count <= ShardSelection.maximumCount else {
+      throw InvalidValue(reason: "give K/N with 0 <= K < N")
+    }
+    return shard
+  }
+  static let shards = Option.integer(
+    "shards", help: "The number of shards, for an array index taken from the environment (see --shard).",
+    range: 1...ShardSelection.maximumCount)
 
   /// The command line's settings, checked.
   struct Options: Sendable {
@@ -131,59 +138,45 @@ enum CrawlCommand: Subcommand {
   static func parse(_ arguments: ParsedArguments, environment: [String: String] = [:]) throws(UsageError)
     -> Options
   {
-    func integer(_ name: String, _ synopsis: String, range: ClosedRange<Int>) throws(UsageError) -> Int {
-      let text = arguments.value(name) ?? ""
-      guard let value = Int(text), range.contains(value) else {
-        throw UsageError("The value '\(text)' is invalid for '--\(name) <\(synopsis)>'")
-      }
-      return value
-    }
-    let variants = try VariantOptions.variants(arguments)
-    let maxAge = try DurationParser.value("max-age", in: arguments, allowsZero: true)
     var fetcher = try FetcherOptions.configuration(arguments)
-    fetcher.maxTransfersPerHost = try integer("per-host", "n", range: 1...256)
-    let logFormat = try LogFormat.parse(arguments)
+    fetcher.maxTransfersPerHost = try arguments.required(FetcherOptions.perHost)
     let render = try RenderOptions.parse(arguments)
-    let concurrency = try integer("concurrency", "n", range: 1...4_096)
-    func threshold(_ name: String, default text: String) throws(UsageError) -> Threshold {
-      let text = arguments.value(name) ?? text
-      guard let threshold = Threshold(text) else {
-        throw UsageError("The value '\(text)' is invalid for '--\(name) <n|p%>'")
-      }
-      return threshold
+    let isPruning = arguments.isSet(prune)
+    if !isPruning && arguments.has(pruneMax) { throw UsageError("'--prune-max' needs '--prune'") }
+    if !isPruning && arguments.isSet(forcePrune) { throw UsageError("'--force-prune' needs '--prune'") }
+    let shard: ShardSelection?
+    let (given, count) = (try arguments.value(Self.shard), try arguments.value(shards))
+    do {
+      shard = try ShardSelection(shard: given, shards: count, environment: environment)
+    } catch {
+      throw UsageError(error.message)
     }
-    let isPruning = arguments.flag("prune")
-    for name in ["prune-max", "force-prune"] where !isPruning {
-      if arguments.value(name) != nil || arguments.flag(name) {
-        throw UsageError("'--\(name)' needs '--prune'")
-      }
-    }
-    let shard = try ShardSelection.resolve(arguments, environment: environment)
     if shard != nil && isPruning {
       throw UsageError(
         "'--prune' cannot be used by a shard: a shard's list is a part of the corpus; prune the merged "
           + "directory's URLs with an unsharded crawl")
     }
-    if arguments.value("baseline-state") != nil && arguments.value("baseline") == nil {
+    if arguments.has(baselineState) && !arguments.has(baseline) {
       throw UsageError("'--baseline-state' needs '--baseline'")
     }
+    let variants = try VariantOptions.variants(arguments)
     var configuration = CrawlConfiguration(
-      concurrency: concurrency, maxAge: maxAge,
+      concurrency: try arguments.required(concurrency), maxAge: try arguments.value(maxAge),
       variants: variants.isEmpty ? ThumbnailVariant.defaults : variants, timeout: fetcher.timeout,
       render: render.mode, renderBudget: render.budget)
-    configuration.oembed = try OEmbedOptions.parse(arguments)
+    configuration.oembed = try arguments.required(OEmbedOptions.mode)
     return Options(
-      listPath: arguments.positionals[0], outputDirectory: arguments.value("out") ?? ".",
+      listPath: arguments.positionals[0], outputDirectory: try arguments.required(out),
       configuration: configuration,
       fetcher: fetcher,
-      isQuiet: arguments.flag("quiet"),
-      logFormat: logFormat,
-      maxFailures: try threshold("max-failures", default: "0"),
-      pruneLimit: isPruning ? try threshold("prune-max", default: "20%") : nil,
-      isPruneForced: arguments.flag("force-prune"),
-      dropGoneAfter: try DurationParser.value("drop-gone-after", in: arguments, allowsZero: false),
-      metricsPath: arguments.value("metrics"), shard: shard, baseline: arguments.value("baseline"),
-      baselineState: arguments.value("baseline-state"))
+      isQuiet: arguments.isSet(.quiet),
+      logFormat: try LogFormat.parse(arguments),
+      maxFailures: try arguments.required(maxFailures),
+      pruneLimit: isPruning ? try arguments.value(pruneMax) ?? .percent(20) : nil,
+      isPruneForced: arguments.isSet(forcePrune),
+      dropGoneAfter: try arguments.value(dropGoneAfter),
+      metricsPath: try arguments.value(metrics), shard: shard, baseline: try arguments.value(baseline),
+      baselineState: try arguments.value(baselineState))
   }
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {

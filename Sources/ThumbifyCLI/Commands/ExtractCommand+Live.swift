@@ -7,14 +7,14 @@ extension ExtractCommand {
   static func runLive(url: String, _ arguments: ParsedArguments, console: Console) async throws(UsageError)
     -> Int32
   {
-    if arguments.value("url") != nil {
+    if arguments.has(pageURL) {
       throw UsageError("Unexpected argument '--url <page-url>' (it goes with --html)")
     }
-    let iconSize = try iconSize(arguments)
+    let iconSize = try arguments.required(iconSize)
     let configuration = try FetcherOptions.configuration(arguments)
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let render = try RenderOptions.parse(arguments)
-    let oembed = try OEmbedOptions.parse(arguments)
+    let oembed = try arguments.required(OEmbedOptions.mode)
     let url = url == "-" ? try urlFromStandardInput(console) : url
     let preview: LinkMetadataProvider.Preview
     do {

@@ -34,30 +34,40 @@ enum ExtractCommand: Subcommand {
         isOptional: true)
     ],
     options: [
-      .option("html", value: "file", help: "A saved page to read instead of fetching."),
-      .option("url", value: "page-url", help: "The URL the saved page was fetched from."),
-      .option(
-        "content-type", value: "value", help: "The page's HTTP Content-Type header (its charset wins)."),
-      .option("icon-size", value: "px", help: "The icon size icons are ranked for.", default: "64"),
-      .flag("compact", help: "Print the JSON on one line instead of indented."),
-      .option(
-        "timeout", value: "duration",
-        help:
-          "Live form: the deadline of the page fetch (e.g. 30s, 2m; at most 1h), its redirects, retries and "
-          + "their waits included (network time; no separate per-attempt timeout).",
-        default: "30s"),
-      .option("cacert", value: "file", help: "Live form: trust the CAs in this PEM file."),
-      .flag("allow-private-network", help: "Live form: allow private, loopback and reserved addresses."),
-      .flag("ignore-robots", help: "Live form: do not read robots.txt."),
-      .option("contact", value: "url", help: "Live form: a URL for site owners, sent in the User-Agent."),
+      html.spec, pageURL.spec, contentType.spec, iconSize.spec, compact.spec,
+      FetcherOptions.timeout.withHelp(
+        "Live form: the deadline of the page fetch (e.g. 30s, 2m; at most 1h), its redirects, retries and "
+          + "their waits included (network time; no separate per-attempt timeout)."
+      ).spec,
+      FetcherOptions.cacert.withHelp("Live form: trust the CAs in this PEM file.").spec,
+      FetcherOptions.allowPrivateNetwork.withHelp(
+        "Live form: allow private, loopback and reserved addresses."
+      )
+      .spec,
+      FetcherOptions.ignoreRobots.withHelp("Live form: do not read robots.txt.").spec,
+      FetcherOptions.contact.withHelp("Live form: a URL for site owners, sent in the User-Agent.").spec,
     ] + RenderOptions.specs + OEmbedOptions.specs
   )
+
+  static let html = Option.text("html", value: "file", help: "A saved page to read instead of fetching.")
+  static let pageURL = Option(
+    .option("url", value: "page-url", help: "The URL the saved page was fetched from.")
+  ) {
+    text throws(InvalidValue) in
+    guard WebURL(text) != nil else { throw InvalidValue(reason: "it must be an absolute http(s) URL") }
+    return text
+  }
+  static let contentType = Option.text(
+    "content-type", value: "value", help: "The page's HTTP Content-Type header (its charset wins).")
+  static let iconSize = Option.integer(
+    "icon-size", value: "px", help: "The icon size icons are ranked for.", default: 64, range: 1...4096)
+  static let compact = Flag("compact", help: "Print the JSON on one line instead of indented.")
 
   /// The largest `--html` file read.
   static let maximumFileBytes = 64 << 20
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    guard let htmlPath = arguments.value("html") else {
+    guard let htmlPath = try arguments.value(html) else {
       if let url = arguments.positionals.first {
         return try await runLive(url: url, arguments, console: console)
       }
@@ -66,19 +76,13 @@ enum ExtractCommand: Subcommand {
     if let positional = arguments.positionals.first {
       throw UsageError("Unexpected argument '\(positional)' (use --url with --html)")
     }
-    _ = try OEmbedOptions.parse(arguments)
+    _ = try arguments.required(OEmbedOptions.mode)
     if try RenderOptions.parse(arguments).mode != .never {
       throw UsageError(
         "'--render' needs the live form (extract <url>): a saved page's scripts have no server to fetch from")
     }
-    guard let pageURL = arguments.value("url") else {
-      throw UsageError("Missing expected argument '--url <page-url>'")
-    }
-    guard WebURL(pageURL) != nil else {
-      throw UsageError(
-        "The value '\(pageURL)' is invalid for '--url <page-url>': it must be an absolute http(s) URL")
-    }
-    let iconSize = try iconSize(arguments)
+    let pageURL = try arguments.required(pageURL)
+    let iconSize = try arguments.required(iconSize)
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let html: [UInt8]
     if htmlPath == "-" {
@@ -95,27 +99,18 @@ enum ExtractCommand: Subcommand {
       }
     }
     let metadata = MetadataExtractor(iconTargetSize: iconSize).extract(
-      html: html, pageURL: pageURL, contentType: arguments.value("content-type"))
+      html: html, pageURL: pageURL, contentType: try arguments.value(contentType))
     // The live form's envelope without `fetch`: one shape for both forms.
     let preview = LinkMetadataProvider.Preview(
       originalURL: pageURL, pageURL: WebURL(pageURL)?.description ?? pageURL, fetch: nil, metadata: metadata)
     return printJSON(preview, arguments, console: console)
   }
 
-  /// `--icon-size`, validated.
-  static func iconSize(_ arguments: ParsedArguments) throws(UsageError) -> Int {
-    let sizeText = arguments.value("icon-size") ?? "64"
-    guard let iconSize = Int(sizeText), iconSize > 0, iconSize <= 4096 else {
-      throw UsageError("The value '\(sizeText)' is invalid for '--icon-size <px>'")
-    }
-    return iconSize
-  }
-
   /// Prints `value` as JSON with sorted keys (indented unless `--compact`).
   static func printJSON(_ value: some Encodable, _ arguments: ParsedArguments, console: Console) -> Int32 {
     let encoder = JSONEncoder()
     encoder.outputFormatting =
-      arguments.flag("compact")
+      arguments.isSet(compact)
       ? [.sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
     do {
       let data = try encoder.encode(value)

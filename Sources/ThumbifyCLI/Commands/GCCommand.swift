@@ -15,20 +15,18 @@ enum GCCommand: Subcommand {
       is a crawl's (it has cards/) but its state is not found: give the crawl's --state.
       """,
     arguments: [ArgumentSpec("dir", help: "A crawl's output directory.")],
-    options: [
-      StateOption.spec,
-      .option(
-        "grace", value: "duration", help: "Keep unreferenced blobs younger than this (e.g. 1d, 12h, 0).",
-        default: "1d"),
-      .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
-    ]
+    options: [StateOption.state.spec, grace.spec, Flag.quiet.spec]
   )
 
+  static let grace = Option.duration(
+    "grace", help: "Keep unreferenced blobs younger than this (e.g. 1d, 12h, 0).", default: "1d",
+    allowsZero: true)
+
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    let grace = try DurationParser.value("grace", in: arguments, allowsZero: true) ?? 86_400
+    let grace = try arguments.required(grace)
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
     let directory = arguments.positionals[0]
-    let isQuiet = arguments.flag("quiet")
+    let isQuiet = arguments.isSet(.quiet)
     let layout: OutputLayout
     do {
       layout = try StateOption.layout(

@@ -31,37 +31,34 @@ enum MergeCommand: Subcommand {
     arguments: [
       ArgumentSpec("shard-dir", help: "The shards' output directories, shard 0 first.", isRepeating: true)
     ],
-    options: [
-      .option("out", short: "o", value: "dir", help: "The merged output directory.", isRequired: true),
-      StateOption.spec,
-      .option(
-        "shard-state", value: "dir",
-        help:
-          "A shard's state directory, once per shard in the order of the shard directories (default: "
-          + "each shard's default state directory, as crawl finds it).",
-        isRepeating: true),
-      .option(
-        "list", value: "urls-file",
-        help:
-          "The URL list the shards crawled ('-' reads standard input): the manifest is then in its order, "
-          + "as an unsharded crawl's."),
-      .flag("quiet", short: "q", help: "Print nothing but fatal errors."),
-    ]
+    options: [out.spec, StateOption.state.spec, shardState.spec, list.spec, Flag.quiet.spec]
   )
+
+  static let out = Option.text(
+    "out", short: "o", value: "dir", help: "The merged output directory.", isRequired: true)
+  static let shardState = Option.text(
+    "shard-state", value: "dir",
+    help:
+      "A shard's state directory, once per shard in the order of the shard directories (default: "
+      + "each shard's default state directory, as crawl finds it).",
+    isRepeating: true)
+  static let list = Option.text(
+    "list", value: "urls-file",
+    help:
+      "The URL list the shards crawled ('-' reads standard input): the manifest is then in its order, "
+      + "as an unsharded crawl's.")
 
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
-    let isQuiet = arguments.flag("quiet")
+    let isQuiet = arguments.isSet(.quiet)
     let directories = arguments.positionals
-    let shardStates = arguments.values("shard-state")
+    let shardStates = try arguments.values(shardState)
     if !shardStates.isEmpty && shardStates.count != directories.count {
       throw UsageError(
         "Give '--shard-state <dir>' once per shard directory: \(shardStates.count) for \(directories.count)")
     }
-    guard let out = arguments.value("out") else {
-      throw UsageError("Missing expected argument '--out <dir>'")
-    }
-    let listPath = arguments.value("list")
+    let out = try arguments.required(out)
+    let listPath = try arguments.value(list)
     if let listPath, listPath != "-" {
       do {
         _ = try URLListReader(path: listPath)
@@ -118,57 +115,24 @@ enum MergeCommand: Subcommand {
         path, code: "blobMismatch", message: "its bytes do not hash to its name; left out",
         fields: ["path": path])
     }
-    let status = summary.missing > 0 || summary.blobs.rejected > 0 ? ExitCode.someFailed : ExitCode.success
-    let fields = members(summary)
-    let reportPath = output.lastMerge
-    var report = fields
-    report["schema"] = 1
-    report["startedAt"] = Timestamp.iso8601(started.timeIntervalSince1970)
-    report["finishedAt"] = Timestamp.iso8601(Date().timeIntervalSince1970)
-    report["exitStatus"] = Int(status)
-    report["shardDirectories"] = directories
+    let report = MergeReport(
+      summary: summary, shardDirectories: directories, started: started, finished: Date())
     do {
-      try FileSystem.writeAtomically(Array((Diagnostics.json(report) + "\n").utf8), to: reportPath)
+      try report.write(to: output)
     } catch {
       diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
     if !isQuiet {
-      diagnostics.summary(text(summary, manifest: output.manifest, report: reportPath), fields: fields)
+      diagnostics.summary(
+        text(summary, manifest: output.manifest, report: output.lastMerge), fields: report.members)
     }
-    return status
-  }
-
-  /// The summary's members, in last-merge.json and the JSON log's summary event.
-  static func members(_ summary: ShardMerge.Summary) -> [String: Any] {
-    let count = { (outcome: CrawlRecord.Outcome) in summary.outcomes[outcome] ?? 0 }
-    return [
-      "shards": summary.shards, "records": summary.records, "listed": summary.listed, "kept": summary.kept,
-      "outcomes": [
-        "ok": count(.ok), "notModified": count(.notModified), "stale": count(.stale),
-        "failed": count(.failed),
-      ],
-      "invalidLines": summary.invalidLines, "duplicates": summary.duplicates,
-      "missing": ["total": summary.missing, "urls": summary.missingURLs],
-      "blobs": [
-        "linked": summary.blobs.linked, "copied": summary.blobs.copied, "present": summary.blobs.present,
-        "rejected": summary.blobs.rejected, "bytes": summary.blobs.bytes,
-      ],
-      "cards": [
-        "written": summary.cardsWritten, "unchanged": summary.cardsUnchanged, "made": summary.cardsMade,
-        "removed": summary.cardsRemoved,
-      ],
-      "state": [
-        "pages": summary.state.pages, "images": summary.state.images,
-        "thumbnailSets": summary.state.thumbnailSets,
-      ],
-      "manifestReplaced": summary.isManifestReplaced, "seconds": (summary.seconds * 1000).rounded() / 1000,
-    ]
+    return report.exitStatus
   }
 
   static func text(_ summary: ShardMerge.Summary, manifest: String, report: String) -> String {
     func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-    let count = { (outcome: CrawlRecord.Outcome) in summary.outcomes[outcome] ?? 0 }
+    let count = { (outcome: CrawlOutcome) in summary.outcomes[outcome] ?? 0 }
     var lines = [
       "Merged \(plural(summary.shards, "shard")): \(plural(summary.records, "record")) "
         + "(\(summary.listed) listed: \(count(.ok)) ok, \(count(.notModified)) not modified, "

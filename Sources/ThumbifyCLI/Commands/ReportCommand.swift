@@ -18,18 +18,16 @@ enum ReportCommand: Subcommand {
       when the manifest cannot be read or the page cannot be written.
       """,
     arguments: [ArgumentSpec("dir", help: "The crawl's output directory.")],
-    options: [
-      .option("out", short: "o", value: "file", help: "Where to write the page (default: <dir>/index.html)."),
-      StateOption.spec,
-      .option("page-size", value: "n", help: "Cards per page (1–10000).", default: "500"),
-    ]
+    options: [out.spec, StateOption.state.spec, pageSize.spec]
   )
 
+  static let out = Option.text(
+    "out", short: "o", value: "file", help: "Where to write the page (default: <dir>/index.html).")
+  static let pageSize = Option.integer(
+    "page-size", help: "Cards per page (1–10000).", default: 500, range: 1...10_000)
+
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    guard let text = arguments.value("page-size"), let pageSize = Int(text), (1...10_000).contains(pageSize)
-    else {
-      throw UsageError("The value '\(arguments.value("page-size") ?? "")' is invalid for '--page-size <n>'")
-    }
+    let pageSize = try arguments.required(pageSize)
     let format = try LogFormat.parse(arguments)
     let diagnostics = Diagnostics(console: console, format: format, command: name)
     let directory = arguments.positionals[0]
@@ -38,12 +36,12 @@ enum ReportCommand: Subcommand {
       _ = try StateOption.layout(
         arguments, outputDirectory: directory, console: console, isQuiet: false, isJSON: format == .json,
         command: name)
-    } catch  where arguments.value("state") != nil {
+    } catch  where arguments.has(StateOption.state) {
       diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     } catch {}
     let writer = ReportWriter(
-      outputDirectory: directory, reportPath: arguments.value("out"), pageSize: pageSize)
+      outputDirectory: directory, reportPath: try arguments.value(out), pageSize: pageSize)
     do {
       let summary = try writer.write()
       diagnostics.summary(

@@ -29,82 +29,75 @@ enum ServeCommand: Subcommand {
         70   cannot listen, or the output directory is locked or unwritable
       """,
     options: [
-      .option(
-        "out", short: "o", value: "dir", help: "Where live results are stored (the crawl's layout).",
-        isRequired: true),
-      .option(
-        "cards", value: "dir",
-        help:
-          "A crawl's output directory to answer from first (read only; reloaded when its manifest is replaced)."
-      ),
-      StateOption.spec,
-      .option(
-        "listen", value: "address",
-        help: "host:port (IPv6 as [::1]:port) or a Unix socket path (anything with a '/').",
-        default: "127.0.0.1:8080"),
-      .option(
-        "token-file", value: "file",
-        help: "Bearer tokens accepted, one a line; every route but /healthz needs one."),
-      .flag("public", help: "Allow a non-loopback --listen without --token-file."),
-      .option("max-connections", value: "n", help: "Open connections at once.", default: "512"),
-      .option(
-        "max-client-connections", value: "n", help: "Open connections from one client address (TCP).",
-        default: "64"),
-      .option(
-        "max-live", value: "n", help: "Live fetches (distinct URLs) at once; past it 503.", default: "32"),
-      .option(
-        "rate-limit", value: "n",
-        help: "Card requests per client (token, else address) per minute; 0 for none.",
-        default: "600"),
-      .option(
-        "client-timeout", value: "duration",
-        help: "Close a connection idle (or trickling its request) this long.", default: "10s"),
-      VariantOptions.spec,
-      FetcherOptions.timeoutSpec,
-      .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
-      FetcherOptions.allowPrivateNetworkSpec,
-      FetcherOptions.ignoreRobotsSpec,
-      FetcherOptions.cacertSpec,
-      FetcherOptions.contactSpec,
+      out.spec, cards.spec, StateOption.state.spec, listen.spec, tokenFile.spec, isPublic.spec,
+      maxConnections.spec, maxClientConnections.spec, maxLive.spec, rateLimit.spec, clientTimeout.spec,
+      VariantOptions.variant.spec, FetcherOptions.timeout.spec, FetcherOptions.perHost.spec,
+      FetcherOptions.allowPrivateNetwork.spec, FetcherOptions.ignoreRobots.spec, FetcherOptions.cacert.spec,
+      FetcherOptions.contact.spec,
     ] + RenderOptions.specs
   )
 
-  static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    func integer(_ name: String, range: ClosedRange<Int>) throws(UsageError) -> Int {
-      let text = arguments.value(name) ?? ""
-      guard let value = Int(text), range.contains(value) else {
-        throw UsageError("The value '\(text)' is invalid for '--\(name) <n>'")
-      }
-      return value
+  static let out = Option.text(
+    "out", short: "o", value: "dir", help: "Where live results are stored (the crawl's layout).",
+    isRequired: true)
+  static let cards = Option.text(
+    "cards", value: "dir",
+    help:
+      "A crawl's output directory to answer from first (read only; reloaded when its manifest is replaced).")
+  static let listen = Option(
+    .option(
+      "listen", value: "address",
+      help: "host:port (IPv6 as [::1]:port) or a Unix socket path (anything with a '/').",
+      default: "127.0.0.1:8080")
+  ) { text throws(InvalidValue) in
+    guard let address = ListenAddress(text) else {
+      throw InvalidValue(hint: "Give an address and port (127.0.0.1:8080, [::1]:8080) or a Unix socket path.")
     }
+    return address
+  }
+  static let tokenFile = Option.text(
+    "token-file", value: "file",
+    help: "Bearer tokens accepted, one a line; every route but /healthz needs one.")
+  static let isPublic = Flag("public", help: "Allow a non-loopback --listen without --token-file.")
+  static let maxConnections = Option.integer(
+    "max-connections", help: "Open connections at once.", default: 512, range: 1...65_536)
+  static let maxClientConnections = Option.integer(
+    "max-client-connections", help: "Open connections from one client address (TCP).", default: 64,
+    range: 1...65_536)
+  static let maxLive = Option.integer(
+    "max-live", help: "Live fetches (distinct URLs) at once; past it 503.", default: 32, range: 1...4_096)
+  static let rateLimit = Option.integer(
+    "rate-limit", help: "Card requests per client (token, else address) per minute; 0 for none.",
+    default: 600,
+    range: 0...1_000_000)
+  static let clientTimeout = Option.duration(
+    "client-timeout", help: "Close a connection idle (or trickling its request) this long.", default: "10s",
+    allowsZero: false, maximum: 3600)
+
+  static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let logFormat = try LogFormat.parse(arguments)
     let diagnostics = Diagnostics(console: console, format: logFormat, command: name)
     // glibc gives each thread that allocates an arena of its own (up to 8 per core); a long-running
     // server's dozen threads each kept what they had freed (docs/serve.md, "Memory"). Two arenas,
     // and `malloc_trim` after each manifest write below, keep RSS near what is in use.
     mallopt(M_ARENA_MAX, 2)
-    let listenText = arguments.value("listen") ?? "127.0.0.1:8080"
-    guard let address = ListenAddress(listenText) else {
-      throw UsageError(
-        "The value '\(listenText)' is invalid for '--listen <address>'",
-        hint: "Give an address and port (127.0.0.1:8080, [::1]:8080) or a Unix socket path.")
-    }
-    let tokenFile = arguments.value("token-file")
-    if !address.isLocal && tokenFile == nil && !arguments.flag("public") {
+    let address = try arguments.required(listen)
+    let tokenFile = try arguments.value(tokenFile)
+    if !address.isLocal && tokenFile == nil && !arguments.isSet(isPublic) {
       throw UsageError(
         "Listening on \(address) needs '--token-file <file>' (or '--public')",
         hint: "Anyone who can reach the address could make the server fetch URLs.")
     }
     let variants = try VariantOptions.variants(arguments)
     var fetcher = try FetcherOptions.configuration(arguments)
-    fetcher.maxTransfersPerHost = try integer("per-host", range: 1...256)
+    fetcher.maxTransfersPerHost = try arguments.required(FetcherOptions.perHost)
     let render = try RenderOptions.parse(arguments)
-    let maxConnections = try integer("max-connections", range: 1...65_536)
-    let maxClientConnections = try integer("max-client-connections", range: 1...65_536)
-    let maxLive = try integer("max-live", range: 1...4_096)
-    let perMinute = try integer("rate-limit", range: 0...1_000_000)
-    let clientTimeout =
-      try DurationParser.value("client-timeout", in: arguments, allowsZero: false, maximum: 3600) ?? 10
+    let maxConnections = try arguments.required(maxConnections)
+    let maxClientConnections = try arguments.required(maxClientConnections)
+    let maxLive = try arguments.required(maxLive)
+    let perMinute = try arguments.required(rateLimit)
+    let clientTimeout = try arguments.required(clientTimeout)
+    let cardsDirectory = try arguments.value(cards)
     func fatal(_ message: String, code: String? = nil) -> Int32 {
       diagnostics.error(message, code: code)
       return ExitCode.fatal
@@ -122,7 +115,7 @@ enum ServeCommand: Subcommand {
         return fatal("The token file '\(tokenFile)' holds no token.", code: "storageFailed")
       }
     }
-    let outputDirectory = arguments.value("out") ?? "."
+    let outputDirectory = try arguments.required(out)
     let layout: OutputLayout
     do {
       layout = try StateOption.layout(
@@ -161,7 +154,7 @@ enum ServeCommand: Subcommand {
     do {
       service = try CardService(
         configuration: CardService.Configuration(
-          crawl: configuration, layout: layout, cardsDirectory: arguments.value("cards"),
+          crawl: configuration, layout: layout, cardsDirectory: cardsDirectory,
           maxLiveFetches: maxLive,
           allowsPrivateNetwork: fetcher.allowsPrivateNetwork),
         fetcher: curl,
@@ -172,7 +165,7 @@ enum ServeCommand: Subcommand {
       return fatal(error.description, code: error.code)
     }
     let router = ServeRouter(
-      service: service, outputDirectory: layout.directory, cardsDirectory: arguments.value("cards"),
+      service: service, outputDirectory: layout.directory, cardsDirectory: cardsDirectory,
       tokens: tokens,
       perMinute: perMinute)
     let access = AccessLog(diagnostics: diagnostics, metrics: router.metrics)

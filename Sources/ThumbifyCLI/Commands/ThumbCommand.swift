@@ -22,23 +22,44 @@ enum ThumbCommand: Subcommand {
         "images", help: "Image files ('-' reads one image from standard input).", isRepeating: true)
     ],
     options: [
-      .option("out", short: "o", value: "dir", help: "The output directory.", isRequired: true),
-      StateOption.spec,
-      .option(
-        "variant", value: "spec",
-        help:
-          "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass]; repeat for several "
-          + "(instead of --size, --fit, --format and --quality).",
-        isRepeating: true),
-      // No `default:` for these four, so that `variants(from:)` sees whether they were given; the help
-      // says the defaults as the formatter would.
-      .option("size", value: "WxH", help: "The box thumbnails fit into. (default: 600x315)"),
-      .option("fit", value: "fit", help: "contain (fit inside) or cover (fill and crop). (default: contain)"),
-      .option("format", value: "format", help: "webp, jpeg, png or avif. (default: webp)"),
-      .option("quality", value: "1-100", help: "The encoder quality (webp and jpeg). (default: 80)"),
-      .flag("quiet", short: "q", help: "Print nothing but fatal errors (failures are in the manifest)."),
+      CrawlCommand.out.spec, StateOption.state.spec, variant.spec, size.spec, fit.spec, format.spec,
+      quality.spec,
+      quiet.spec,
     ]
   )
+
+  static let variant = VariantOptions.variant.withHelp(
+    "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass]; repeat for several "
+      + "(instead of --size, --fit, --format and --quality).")
+  // No `default:` for these four, so that `variants(from:)` sees whether they were given; the help
+  // says the defaults as the formatter would.
+  static let size = Option(
+    .option("size", value: "WxH", help: "The box thumbnails fit into. (default: 600x315)")
+  ) {
+    text throws(InvalidValue) in
+    guard let size = parseSize(text) else {
+      throw InvalidValue(hint: "Give a width and a height from 1 to \(maximumSide), as 600x315.")
+    }
+    return size
+  }
+  static let fit = Option(
+    .option("fit", value: "fit", help: "contain (fit inside) or cover (fill and crop). (default: contain)")
+  ) { text throws(InvalidValue) in
+    guard let fit = Fit(rawValue: text) else { throw InvalidValue(hint: "Give contain or cover.") }
+    return fit
+  }
+  static let format = Option(
+    .option("format", value: "format", help: "webp, jpeg, png or avif. (default: webp)")
+  ) {
+    text throws(InvalidValue) in
+    guard let format = OutputFormat(rawValue: text) else {
+      throw InvalidValue(hint: "Give webp, jpeg, png or avif.")
+    }
+    return format
+  }
+  static let quality = Option.integer(
+    "quality", value: "1-100", help: "The encoder quality (webp and jpeg). (default: 80)", range: 1...100)
+  static let quiet = Flag.quiet.withHelp("Print nothing but fatal errors (failures are in the manifest).")
 
   /// The largest box side `--size` accepts.
   static let maximumSide = 8192
@@ -46,12 +67,13 @@ enum ThumbCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
     let variants = try variants(from: arguments)
     let diagnostics = Diagnostics(console: console, format: try LogFormat.parse(arguments), command: name)
+    let outputDirectory = try arguments.required(CrawlCommand.out)
     let output: OutputLayout
     do {
       // The run lock is in the state directory: a thumb run and a crawl of one directory exclude
       // each other only when they name the same state.
       output = try StateOption.layout(
-        arguments, outputDirectory: arguments.value("out") ?? ".", console: console, isQuiet: false,
+        arguments, outputDirectory: outputDirectory, console: console, isQuiet: false,
         isJSON: diagnostics.format == .json, command: name)
     } catch {
       diagnostics.error(error.description)
@@ -68,7 +90,7 @@ enum ThumbCommand: Subcommand {
       return ExitCode.fatal
     }
     let failures = records.filter { $0.error != nil }
-    if arguments.flag("quiet") { return failures.isEmpty ? ExitCode.success : ExitCode.someFailed }
+    if arguments.isSet(quiet) { return failures.isEmpty ? ExitCode.success : ExitCode.someFailed }
     for failure in failures {
       diagnostics.problem(
         failure.originalURL, code: failure.error?.code ?? "unknown", message: failure.error?.message ?? "",
@@ -88,28 +110,18 @@ enum ThumbCommand: Subcommand {
     let variants = try VariantOptions.variants(arguments)
     guard variants.isEmpty else {
       // Which of the two would win is not obvious: refuse the mix.
-      for name in ["size", "fit", "format", "quality"] where arguments.value(name) != nil {
-        throw UsageError("'--\(name)' cannot be combined with '--variant' (give it in the --variant spec)")
+      for spec in [size.spec, fit.spec, format.spec, quality.spec] where arguments.has(spec) {
+        throw UsageError(
+          "'--\(spec.long)' cannot be combined with '--variant' (give it in the --variant spec)")
       }
       return variants
     }
-    let sizeText = arguments.value("size") ?? "600x315"
-    guard let size = parseSize(sizeText) else {
-      throw UsageError("The value '\(sizeText)' is invalid for '--size <WxH>'")
-    }
-    let fitText = arguments.value("fit") ?? "contain"
-    guard let fit = Fit(rawValue: fitText) else {
-      throw UsageError("The value '\(fitText)' is invalid for '--fit <fit>'")
-    }
-    let formatText = arguments.value("format") ?? "webp"
-    guard let format = OutputFormat(rawValue: formatText) else {
-      throw UsageError("The value '\(formatText)' is invalid for '--format <format>'")
-    }
-    let qualityText = arguments.value("quality") ?? "80"
-    guard let quality = Int(qualityText), (1...100).contains(quality) else {
-      throw UsageError("The value '\(qualityText)' is invalid for '--quality <1-100>'")
-    }
-    return [ThumbnailVariant(name: "thumb", box: size, fit: fit, format: format, quality: quality)]
+    return [
+      ThumbnailVariant(
+        name: "thumb", box: try arguments.value(size) ?? Size(width: 600, height: 315),
+        fit: try arguments.value(fit) ?? .contain, format: try arguments.value(format) ?? .webp,
+        quality: try arguments.value(quality) ?? 80)
+    ]
   }
 
   /// `600x315` → 600×315; both sides 1…`maximumSide`.

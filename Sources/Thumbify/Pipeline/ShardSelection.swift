@@ -1,5 +1,3 @@
-import Thumbify
-
 /// The shard a crawl runs as: `--shard K/N`, or the array task its scheduler names in the environment.
 ///
 /// | scheduler | index | count |
@@ -10,13 +8,21 @@ import Thumbify
 ///
 /// Slurm's ids start where `--array` does (`--array=1-4` gives 1…4), so its minimum is subtracted.
 /// Kubernetes and AWS Batch do not tell the size of the array to the task, hence `--shards`.
-struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
-  var shard: Shard
+package struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
+  /// Why the shard given and the environment name no shard (the message is the usage error's).
+  package struct Error: Swift.Error, Sendable, Equatable {
+    package var message: String
+  }
+
+  package var shard: Shard
   /// Where it came from: `--shard`, or the variables read (`SLURM_ARRAY_TASK_ID=2, …`).
-  var source: String
+  package var source: String
+
+  /// The most shards a crawl can be split into.
+  package static let maximumCount = 1_000_000
 
   /// The log line: `Crawling shard 2/4 (SLURM_ARRAY_TASK_ID=2, SLURM_ARRAY_TASK_COUNT=4): …`.
-  var description: String {
+  package var description: String {
     "Crawling shard \(shard) (\(source)): only the URLs whose registrable domain hashes to \(shard.index) "
       + "modulo \(shard.count)."
   }
@@ -27,30 +33,22 @@ struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
     ("AWS_BATCH_JOB_ARRAY_INDEX", nil),
   ]
 
-  /// `nil` for an unsharded crawl: no `--shard`, and no array index in the environment.
+  /// The shard `shard` (`--shard`) names, else the one an array task's environment names; `nil` for an
+  /// unsharded crawl (neither).
   ///
-  /// - Throws: `UsageError` for a malformed `--shard` or `--shards`, an index outside its count,
-  ///   `--shards` without an index, or `--shards` disagreeing with `--shard` or Slurm's count.
-  static func resolve(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError)
-    -> ShardSelection?
-  {
-    var count: Int?
-    if let text = arguments.value("shards") {
-      guard let value = Int(text), (1...1_000_000).contains(value) else {
-        throw UsageError("The value '\(text)' is invalid for '--shards <n>'")
-      }
-      count = value
-    }
-    if let text = arguments.value("shard") {
-      guard let shard = Shard(text), shard.count <= 1_000_000 else {
-        throw UsageError("The value '\(text)' is invalid for '--shard <k/n>': give K/N with 0 <= K < N")
-      }
+  /// - Parameter shards: the number of shards (`--shards`), for an index taken from the environment.
+  /// - Throws: `ShardSelection.Error` when `shards` disagrees with `shard` or Slurm's count, the
+  ///   environment's index is outside the count, or `shards` is given without an index.
+  package init?(shard: Shard?, shards: Int?, environment: [String: String]) throws(Error) {
+    var count = shards
+    if let shard {
       if let count, count != shard.count {
-        throw UsageError("'--shards \(count)' disagrees with '--shard \(text)'")
+        throw Error(message: "'--shards \(count)' disagrees with '--shard \(shard)'")
       }
-      return ShardSelection(shard: shard, source: "--shard \(text)")
+      self.init(shard: shard, source: "--shard \(shard)")
+      return
     }
-    for scheduler in schedulers {
+    for scheduler in Self.schedulers {
       guard let indexText = environment[scheduler.index] else { continue }
       var index = Int(indexText)
       var source = "\(scheduler.index)=\(indexText)"
@@ -58,7 +56,7 @@ struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
         guard let countText = environment[countName], let given = Int(countText) else { continue }
         source += ", \(countName)=\(countText)"
         if let count, count != given {
-          throw UsageError("'--shards \(count)' disagrees with \(countName)=\(countText)")
+          throw Error(message: "'--shards \(count)' disagrees with \(countName)=\(countText)")
         }
         count = given
         if let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap({ Int($0) }), let id = index {
@@ -67,18 +65,24 @@ struct ShardSelection: Sendable, Equatable, CustomStringConvertible {
         }
       }
       guard let count else {
-        throw UsageError("\(scheduler.index) is set: give the number of shards with '--shards <n>'")
+        throw Error(message: "\(scheduler.index) is set: give the number of shards with '--shards <n>'")
       }
       guard let index, let shard = Shard(index: index, count: count) else {
-        throw UsageError("\(source) does not name a shard of \(count)")
+        throw Error(message: "\(source) does not name a shard of \(count)")
       }
-      return ShardSelection(shard: shard, source: source)
+      self.init(shard: shard, source: source)
+      return
     }
     if count != nil {
-      throw UsageError(
-        "'--shards' needs an array index: --shard K/N, or SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or "
-          + "AWS_BATCH_JOB_ARRAY_INDEX in the environment")
+      throw Error(
+        message: "'--shards' needs an array index: --shard K/N, or SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX "
+          + "or AWS_BATCH_JOB_ARRAY_INDEX in the environment")
     }
     return nil
+  }
+
+  package init(shard: Shard, source: String) {
+    self.shard = shard
+    self.source = source
   }
 }
