@@ -4,7 +4,7 @@ import Testing
 @testable import ThumbifyFetching
 
 /// `RobotsCache(maxAge:maxOrigins:)`: what a long-running server keeps of robots.txt.
-@Suite("robots.txt cache bounds", .timeLimit(.minutes(2)))
+@Suite("robots.txt cache bounds", .timeLimit(.minutes(10)))
 struct RobotsCacheBoundsTests {
   /// A clock the test moves by hand, and a robots.txt "fetch" that counts its calls (every origin
   /// answers 404: allow all, an entry kept).

@@ -8,7 +8,7 @@ import Testing
 /// Issue 35: a crawl without `--render` that meets an app shell recorded `ok` with no title and said
 /// nothing; now the record and the card say `needsRendering`, and the summary counts them with the
 /// hint that `--render auto` renders them. No browser is needed: nothing is rendered.
-@Suite("App shells in crawls without --render", .timeLimit(.minutes(2)), .dedicatedExecutor)
+@Suite("App shells in crawls without --render", .timeLimit(.minutes(10)), .dedicatedExecutor)
 struct CrawlNeedsRenderingTests {
   @Test func appShellsAreMarkedAndCounted() async throws {
     // Given two app shells, a server-rendered page with the same mount point, and a plain page

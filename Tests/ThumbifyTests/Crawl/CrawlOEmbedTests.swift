@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 35: a page's oEmbed endpoint is discovered and fetched through thumbify's fetcher — its
 /// SSRF guard, its queues, the URL's `--timeout` — and fills what the page lacks.
-@Suite("oEmbed in crawls and previews", .timeLimit(.minutes(2)), .dedicatedExecutor)
+@Suite("oEmbed in crawls and previews", .timeLimit(.minutes(10)), .dedicatedExecutor)
 struct CrawlOEmbedTests {
   /// Crawls `paths` of `server` with the real binary; returns the records and the log (stderr).
   private func crawl(_ server: FaultServer, _ paths: [String], _ extra: [String] = []) async throws

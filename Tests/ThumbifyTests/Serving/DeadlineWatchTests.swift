@@ -3,7 +3,7 @@ import Testing
 @testable import Thumbify
 
 /// `DeadlineWatch`: the live fetch's deadline in `CardService`, one watching task for all fetches.
-@Suite("DeadlineWatch", .timeLimit(.minutes(2)))
+@Suite("DeadlineWatch", .timeLimit(.minutes(10)))
 struct DeadlineWatchTests {
   @Test("work done before its deadline gives its value, and nothing stays watched")
   func inTime() async {
