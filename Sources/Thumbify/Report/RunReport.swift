@@ -47,6 +47,34 @@ package struct RunReport {
     return maxFailures.allows(count, of: total) ? ExitCode.success : ExitCode.someFailed
   }
 
+  // MARK: Writing
+
+  /// Writes `<state>/last-run.json` and, with `metrics`, the Prometheus textfile, each atomically;
+  /// `lastSuccess` is set first: this run's end when it exited 0, else what the previous files say.
+  package mutating func write(to layout: OutputLayout, metrics: String?) throws(StoreError) {
+    lastSuccess =
+      exitStatus == ExitCode.success
+      ? finished : Self.previousLastSuccess(metrics: metrics, lastRun: layout.lastRun)
+    try FileSystem.makeDirectories(layout.stateDirectory)
+    try FileSystem.writeAtomically(Array((json + "\n").utf8), to: layout.lastRun)
+    if let metrics { try FileSystem.writeAtomically(Array(prometheus.utf8), to: metrics) }
+  }
+
+  /// The directory of the metrics textfile `path` when a file cannot be made there, checked before a
+  /// run so that a night's crawl does not end without its alerting file; `nil` when it can. A file is
+  /// made and removed, the way the atomic write will (access(2) says yes to root on a file system that
+  /// refuses files, /proc).
+  package static func unwritableMetricsDirectory(_ path: String) -> (path: String, exists: Bool)? {
+    let directory = (path as NSString).deletingLastPathComponent
+    let existing = directory.isEmpty ? "." : directory
+    let probe = path + ".tmp-probe-\(getpid())"
+    guard (try? FileDescriptor(opening: probe, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)) == nil else {
+      unlink(probe)
+      return nil
+    }
+    return (existing, FileSystem.isDirectory(existing))
+  }
+
   // MARK: last-run.json
 
   package static let schemaVersion = 1

@@ -202,27 +202,12 @@ enum CrawlCommand: Subcommand {
           code: error.code)
       }
     }
-    // Checked now, not when the run ends: a night's crawl must not end without its alerting file.
-    if let metrics = options.metricsPath {
-      let directory = (metrics as NSString).deletingLastPathComponent
-      let existing = directory.isEmpty ? "." : directory
-      var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: existing, isDirectory: &isDirectory)
-      // A file made and removed again, the way the atomic write will (access(2) says yes to root on
-      // a file system that refuses files, /proc).
-      let probe = metrics + ".tmp-probe-\(getpid())"
-      let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      if descriptor >= 0 {
-        close(descriptor)
-        unlink(probe)
-      }
-      if descriptor < 0 {
-        return fatal(
-          "Cannot write the metrics file '\(metrics)': the directory '\(existing)' "
-            + (exists && isDirectory.boolValue ? "is not writable." : "does not exist."),
-          hint: "Point --metrics into an existing writable directory (node_exporter's textfile directory).",
-          code: "storageFailed")
-      }
+    if let metrics = options.metricsPath, let directory = RunReport.unwritableMetricsDirectory(metrics) {
+      return fatal(
+        "Cannot write the metrics file '\(metrics)': the directory '\(directory.path)' "
+          + (directory.exists ? "is not writable." : "does not exist."),
+        hint: "Point --metrics into an existing writable directory (node_exporter's textfile directory).",
+        code: "storageFailed")
     }
     let layout: OutputLayout
     do {
@@ -297,16 +282,8 @@ enum CrawlCommand: Subcommand {
         summary: summary, error: error, exitStatus: status, started: started, finished: Date(),
         written: components.store.written, fetchedBytes: components.counting.fetchedBytes,
         maxFailures: options.maxFailures, lastSuccess: nil)
-      report.lastSuccess =
-        status == ExitCode.success
-        ? report.finished
-        : RunReport.previousLastSuccess(metrics: options.metricsPath, lastRun: layout.lastRun)
       do {
-        try FileSystem.makeDirectories(layout.stateDirectory)
-        try FileSystem.writeAtomically(Array((report.json + "\n").utf8), to: layout.lastRun)
-        if let metrics = options.metricsPath {
-          try FileSystem.writeAtomically(Array(report.prometheus.utf8), to: metrics)
-        }
+        try report.write(to: layout, metrics: options.metricsPath)
       } catch {
         // A run that already failed for a storage reason has said so; the report's failure adds nothing.
         if status != ExitCode.fatal { diagnostics.error(error.description, code: error.code) }
