@@ -370,121 +370,159 @@ public final class CrawlJob: Sendable {
       summary.imageFailures = 0
       summary.needsRendering = 0
       summary.incomplete = 0
+      let pass = ManifestPass(
+        state: state, run: run, cardWriter: cardWriter, hadCards: hadCards, crawler: crawler,
+        isStopped: isStopped, started: started)
       return try await BlockingIO.run { () throws -> Summary in
-        let writer = try ManifestWriter(path: layout.manifest)
-        // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
-        // which cards to keep instead of holding a set of every key (memory stays flat with the list).
-        let cards = BackgroundCardWriter(
-          try cardWriter.start(keeping: { (key) throws(StoreError) in try state.isListed(key) }))
-        let list = ListCursor(try open())
-        // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
-        // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
-        let isDistinct = !run.isResumed && summary.duplicates == 0 && !hadCards
-        // Each page is dropped on its own evidence, so a stopped run drops the pages it asked too; the
-        // listed pages it did not reach keep their earlier records (`isEarlier`), as a stopped run's do.
-        let goneCutoff = droppingGone.map { Date().timeIntervalSince1970 - $0.after.seconds }
-        try state.forEachRecord(
-          of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
-          keepingUnlisted: pruning == nil || isStopped,
-          isUnlistedKept: { url in shard?.contains(normalizedURL: url) ?? true },
-          in: {
-            while let entry = list.next() {
-              if case .url(_, _, let normalized) = entry { return normalized }
-            }
-            return nil
-          },
-          { stored in
-            // A page gone long enough is left out; its card is removed once the manifest is in place.
-            if let goneCutoff, !stored.isEarlier, !stored.isKept, let since = stored.goneSince,
-              since <= goneCutoff
-            {
-              summary.droppedGone += 1
-              if summary.droppedGoneURLs.count < CrawlReport.maxListed {
-                summary.droppedGoneURLs.append(stored.normalizedURL)
-              }
-              return
-            }
-            // The state stores each record with the manifest's encoding and its summary facts: copied and
-            // counted, not decoded. In a fresh run the worker that saved a record wrote its card; a
-            // resumed run writes them all again from the records (a run killed between saving a record
-            // and writing its card left it out), and cards already holding their bytes are only compared.
-            try writer.append(encoded: stored.json)
-            if stored.isEarlier {
-              summary.keptFromEarlierRuns += 1  // its card, from that run, is kept (no sweep below)
-            } else if stored.isKept {
-              summary.kept += 1
-              // A kept record may come from the baseline: its blobs and card are brought here.
-              if baseline != nil, let record = stored.record {
-                try crawler.bringBaselineBlobs(of: record)
-                try cards.write(record)
-              }
-            } else if !run.isResumed, let outcome = stored.outcome,
-              let hasImageFailure = stored.hasImageFailure
-            {
-              summary.outcomes[outcome, default: 0] += 1
-              if hasImageFailure { summary.imageFailures += 1 }
-              if Self.needsRendering(json: stored.json) { summary.needsRendering += 1 }
-              if Self.isIncomplete(json: stored.json) { summary.incomplete += 1 }
-              // Only a record with a problem is decoded, for its error codes and messages.
-              let isProblem = hasImageFailure || outcome == .failed || outcome == .stale
-              summary.report.add(
-                normalizedURL: stored.normalizedURL, outcome: outcome, hasImageFailure: hasImageFailure,
-                record: isProblem ? stored.record : nil)
-            } else if let record = stored.record {
-              try cards.write(record)
-              summary.outcomes[record.outcome, default: 0] += 1
-              let hasImageFailure = record.imageError != nil || record.iconError != nil
-              if hasImageFailure { summary.imageFailures += 1 }
-              if record.needsRendering == true { summary.needsRendering += 1 }
-              if record.incomplete != nil { summary.incomplete += 1 }
-              summary.report.add(
-                normalizedURL: stored.normalizedURL, outcome: record.outcome,
-                hasImageFailure: hasImageFailure,
-                record: record)
-            }
-          })
-        // A list that could not be read to its end must not replace the manifest (or sweep cards).
-        if let error = list.error { throw error }
-        var unlisted = 0
-        // A stopped run prunes nothing: the listed URLs it did not reach have no record of it either.
-        if let pruning, !isStopped {
-          let known = try state.pageCount()
-          unlisted = known - writer.count - summary.droppedGone
-          if unlisted > 0, !pruning.isForced, !pruning.limit.allows(unlisted, of: known) {
-            throw StoreError.pruneRefused(removing: unlisted, known: known, limit: pruning.limit.description)
-          }
-        }
-        if let robots { try state.saveRobotsEntries(robots.export()) }
-        try cards.drain()
-        try writer.commit()
-        if let pruning, unlisted > 0, !isStopped {
-          // After the manifest without them is in place (a kill before this point leaves the run
-          // unfinished, and its resumption prunes again); the sweep below would remove their cards
-          // too, but only in a run that started with cards.
-          summary.pruned = try state.removePages(notOf: run.id) { url in
-            unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
-            pruning.onRemoved(url)
-            if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
-          }
-        }
-        if let droppingGone, let goneCutoff, summary.droppedGone > 0 {
-          // After the manifest without them is in place (a kill before leaves the run unfinished, and
-          // its resumption drops them again).
-          try state.forEachPage(of: run.id, goneSince: goneCutoff) { url in
-            unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
-            droppingGone.onDropped(url)
-          }
-        }
-        if hadCards && !isStopped && shard == nil { _ = try cards.finish() }
-        summary.records = writer.count
-        if !isStopped { try state.finishRun(run.id) }
-        summary.seconds = Date().timeIntervalSince(started)
-        return summary
+        try self.writeManifest(summary, pass, list: try open())
       }
     } catch let error as StoreError {
       throw error
     } catch {
       throw .io(path: outputDirectory, operation: "write the manifest in", message: "\(error)")
+    }
+  }
+
+  /// What the manifest pass needs of the crawl pass before it.
+  private struct ManifestPass {
+    let state: StateStore
+    let run: StateStore.Run
+    let cardWriter: CardWriter
+    /// Whether the output directory held cards when the run started (they are swept after the pass).
+    let hadCards: Bool
+    let crawler: Crawler
+    /// Whether a stop was asked before the crawl pass returned.
+    let isStopped: Bool
+    let started: Date
+  }
+
+  /// The manifest pass: walks the list (`list`, opened again) and writes each URL's record of this run (or kept one)
+  /// into a new manifest, counts them into `summary`, writes the cards a resumed run or a baseline
+  /// needs, prunes and drops what was asked, and commits. Blocking: called on the blocking-I/O executor.
+  private func writeManifest(_ summary: Summary, _ pass: ManifestPass, list: URLListReader) throws -> Summary
+  {
+    var summary = summary
+    let (state, run, cardWriter, crawler, isStopped) = (
+      pass.state, pass.run, pass.cardWriter, pass.crawler, pass.isStopped
+    )
+    let writer = try ManifestWriter(path: layout.manifest)
+    // The manifest walk remembers its URLs' card keys in the state database; the card writer asks it
+    // which cards to keep instead of holding a set of every key (memory stays flat with the list).
+    let cards = BackgroundCardWriter(
+      try cardWriter.start(keeping: { (key) throws(StoreError) in try state.isListed(key) }))
+    let list = ListCursor(list)
+    // The crawl reports every repeated URL of a fresh run (in flight or already saved): without any,
+    // and without a sweep to come, the walk need not remember keys to skip repeats or keep cards.
+    let isDistinct = !run.isResumed && summary.duplicates == 0 && !pass.hadCards
+    // Each page is dropped on its own evidence, so a stopped run drops the pages it asked too; the
+    // listed pages it did not reach keep their earlier records (`isEarlier`), as a stopped run's do.
+    let goneCutoff = droppingGone.map { Date().timeIntervalSince1970 - $0.after.seconds }
+    try state.forEachRecord(
+      of: run.id, isDistinct: isDistinct && !isStopped, keepingEarlier: isStopped,
+      keepingUnlisted: pruning == nil || isStopped,
+      isUnlistedKept: { url in shard?.contains(normalizedURL: url) ?? true },
+      in: {
+        while let entry = list.next() {
+          if case .url(_, _, let normalized) = entry { return normalized }
+        }
+        return nil
+      },
+      { stored in
+        // A page gone long enough is left out; its card is removed once the manifest is in place.
+        if let goneCutoff, !stored.isEarlier, !stored.isKept, let since = stored.goneSince,
+          since <= goneCutoff
+        {
+          summary.droppedGone += 1
+          if summary.droppedGoneURLs.count < CrawlReport.maxListed {
+            summary.droppedGoneURLs.append(stored.normalizedURL)
+          }
+          return
+        }
+        // The state stores each record with the manifest's encoding and its summary facts: copied and
+        // counted, not decoded. In a fresh run the worker that saved a record wrote its card; a
+        // resumed run writes them all again from the records (a run killed between saving a record
+        // and writing its card left it out), and cards already holding their bytes are only compared.
+        try writer.append(encoded: stored.json)
+        try add(stored, to: &summary, isResumed: run.isResumed, cards: cards, crawler: crawler)
+      })
+    // A list that could not be read to its end must not replace the manifest (or sweep cards).
+    if let error = list.error { throw error }
+    var unlisted = 0
+    // A stopped run prunes nothing: the listed URLs it did not reach have no record of it either.
+    if let pruning, !isStopped {
+      let known = try state.pageCount()
+      unlisted = known - writer.count - summary.droppedGone
+      if unlisted > 0, !pruning.isForced, !pruning.limit.allows(unlisted, of: known) {
+        throw StoreError.pruneRefused(removing: unlisted, known: known, limit: pruning.limit.description)
+      }
+    }
+    if let robots { try state.saveRobotsEntries(robots.export()) }
+    try cards.drain()
+    try writer.commit()
+    if let pruning, unlisted > 0, !isStopped {
+      // After the manifest without them is in place (a kill before this point leaves the run
+      // unfinished, and its resumption prunes again); the sweep below would remove their cards
+      // too, but only in a run that started with cards.
+      summary.pruned = try state.removePages(notOf: run.id) { url in
+        unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
+        pruning.onRemoved(url)
+        if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
+      }
+    }
+    if let droppingGone, let goneCutoff, summary.droppedGone > 0 {
+      // After the manifest without them is in place (a kill before leaves the run unfinished, and
+      // its resumption drops them again).
+      try state.forEachPage(of: run.id, goneSince: goneCutoff) { url in
+        unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
+        droppingGone.onDropped(url)
+      }
+    }
+    if pass.hadCards && !isStopped && shard == nil { _ = try cards.finish() }
+    summary.records = writer.count
+    if !isStopped { try state.finishRun(run.id) }
+    summary.seconds = Date().timeIntervalSince(pass.started)
+    return summary
+  }
+
+  /// Counts one record the manifest pass wrote into `summary`, and writes its card where this run must:
+  /// every record of a resumed run, a kept record from the baseline (with its blobs).
+  private func add(
+    _ stored: StateStore.StoredRecord, to summary: inout Summary, isResumed: Bool,
+    cards: BackgroundCardWriter,
+    crawler: Crawler
+  ) throws {
+    if stored.isEarlier {
+      summary.keptFromEarlierRuns += 1  // its card, from that run, is kept (no sweep below)
+    } else if stored.isKept {
+      summary.kept += 1
+      // A kept record may come from the baseline: its blobs and card are brought here.
+      if baseline != nil, let record = stored.record {
+        try crawler.bringBaselineBlobs(of: record)
+        try cards.write(record)
+      }
+    } else if !isResumed, let outcome = stored.outcome,
+      let hasImageFailure = stored.hasImageFailure
+    {
+      summary.outcomes[outcome, default: 0] += 1
+      if hasImageFailure { summary.imageFailures += 1 }
+      if Self.needsRendering(json: stored.json) { summary.needsRendering += 1 }
+      if Self.isIncomplete(json: stored.json) { summary.incomplete += 1 }
+      // Only a record with a problem is decoded, for its error codes and messages.
+      let isProblem = hasImageFailure || outcome == .failed || outcome == .stale
+      summary.report.add(
+        normalizedURL: stored.normalizedURL, outcome: outcome, hasImageFailure: hasImageFailure,
+        record: isProblem ? stored.record : nil)
+    } else if let record = stored.record {
+      try cards.write(record)
+      summary.outcomes[record.outcome, default: 0] += 1
+      let hasImageFailure = record.imageError != nil || record.iconError != nil
+      if hasImageFailure { summary.imageFailures += 1 }
+      if record.needsRendering == true { summary.needsRendering += 1 }
+      if record.incomplete != nil { summary.incomplete += 1 }
+      summary.report.add(
+        normalizedURL: stored.normalizedURL, outcome: record.outcome,
+        hasImageFailure: hasImageFailure,
+        record: record)
     }
   }
 
