@@ -191,17 +191,7 @@ enum CrawlCommand: Subcommand {
     }
     let listPath = options.listPath
     let isStandardInput = listPath == "-"
-    if !isStandardInput {
-      do {
-        _ = try URLListReader(path: listPath)
-      } catch {
-        guard case .io(_, _, let message) = error else { return fatal(error.description, code: error.code) }
-        return fatal(
-          "Cannot read the URL list '\(listPath)': \(message).",
-          hint: "Give a readable file, or '-' for standard input.",
-          code: error.code)
-      }
-    }
+    if !diagnostics.canRead(list: listPath) { return ExitCode.fatal }
     if let metrics = options.metricsPath, let directory = RunReport.unwritableMetricsDirectory(metrics) {
       return fatal(
         "Cannot write the metrics file '\(metrics)': the directory '\(directory.path)' "
@@ -332,5 +322,27 @@ enum CrawlCommand: Subcommand {
     var count = 0
     while (try? reader.next()) != nil { count += 1 }
     return count
+  }
+}
+
+extension Diagnostics {
+  /// Whether the URL list at `path` can be opened (standard input, `-`, always can), checked before a
+  /// run takes its lock; when not, says why (exit 70 follows).
+  func canRead(list path: String) -> Bool {
+    guard path != "-" else { return true }
+    do {
+      _ = try URLListReader(path: path)
+      return true
+    } catch {
+      guard case .io(_, _, let message) = error else {
+        self.error(error.description, code: error.code)
+        return false
+      }
+      self.error(
+        "Cannot read the URL list '\(path)': \(message).",
+        hint: "Give a readable file, or '-' for standard input.",
+        code: error.code)
+      return false
+    }
   }
 }

@@ -59,20 +59,7 @@ enum MergeCommand: Subcommand {
     }
     let out = try arguments.required(out)
     let listPath = try arguments.value(list)
-    if let listPath, listPath != "-" {
-      do {
-        _ = try URLListReader(path: listPath)
-      } catch {
-        guard case .io(_, _, let message) = error else {
-          diagnostics.error(error.description, code: error.code)
-          return ExitCode.fatal
-        }
-        diagnostics.error(
-          "Cannot read the URL list '\(listPath)': \(message).",
-          hint: "Give a readable file, or '-' for standard input.", code: error.code)
-        return ExitCode.fatal
-      }
-    }
+    if let listPath, !diagnostics.canRead(list: listPath) { return ExitCode.fatal }
     let output: OutputLayout
     var shards: [OutputLayout] = []
     do {
