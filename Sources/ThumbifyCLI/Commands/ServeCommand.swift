@@ -59,6 +59,10 @@ enum ServeCommand: Subcommand {
       .option(
         "client-timeout", value: "duration",
         help: "Close a connection idle (or trickling its request) this long.", default: "10s"),
+      .option(
+        "threads", value: "n",
+        help: "Threads answering HTTP (each polls its own connections; cached cards are answered on them).",
+        default: "1"),
       VariantOptions.spec,
       FetcherOptions.timeoutSpec,
       .option("per-host", value: "n", help: "Transfers at once to one host.", default: "2"),
@@ -103,6 +107,7 @@ enum ServeCommand: Subcommand {
     let maxClientConnections = try integer("max-client-connections", range: 1...65_536)
     let maxLive = try integer("max-live", range: 1...4_096)
     let perMinute = try integer("rate-limit", range: 0...1_000_000)
+    let threads = try integer("threads", range: 1...256)
     let clientTimeout =
       try DurationParser.value("client-timeout", in: arguments, allowsZero: false, maximum: 3600) ?? 10
     func fatal(_ message: String, code: String? = nil) -> Int32 {
@@ -180,6 +185,7 @@ enum ServeCommand: Subcommand {
     limits.connections = maxConnections
     limits.connectionsPerClient = maxClientConnections
     limits.idleTimeout = max(1, Int(clientTimeout.rounded(.up)))
+    limits.threads = threads
     let server: HTTPServer
     do {
       server = try HTTPServer(
@@ -258,15 +264,17 @@ struct AccessLog: Sendable {
       route: response.route, status: response.status, seconds: seconds, source: response.logFields["source"],
       code: response.status >= 400 ? response.logFields["code"] : nil)
     let milliseconds = (seconds * 1000 * 10).rounded() / 10
-    var fields: [String: Any] = [
-      "method": request.method, "target": request.target, "client": request.client, "status": response.status,
-      "bytes": response.byteCount, "ms": milliseconds,
-    ]
-    for (key, value) in response.logFields { fields[key] = value }
     diagnostics.event(
       "request",
       text:
         "\(request.client) \"\(request.method) \(request.target)\" \(response.status) \(response.byteCount) \(milliseconds)ms",
-      fields: fields)
+      fields: {
+        var fields: [String: Any] = [
+          "method": request.method, "target": request.target, "client": request.client,
+          "status": response.status, "bytes": response.byteCount, "ms": milliseconds,
+        ]
+        for (key, value) in response.logFields { fields[key] = value }
+        return fields
+      }())
   }
 }
