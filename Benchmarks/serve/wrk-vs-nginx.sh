@@ -4,7 +4,9 @@
 #   1. card hits: wrk on nginx's /cards/<key>.json, then on serve's /v1/card?url=<url> (answered
 #      from --cards): requests/s, p50, p99;
 #   2. the same hit load on serve while 200 live misses hang on a tarpit site (accepts, never answers).
+# Each line has the load average when it started: on a shared machine the tail moves with it.
 # Usage: Benchmarks/serve/wrk-vs-nginx.sh [seconds per run, default 10]
+# SERVE_ARGS adds options to serve's (SERVE_ARGS="--threads 4"); THUMBIFY picks the binary.
 # Needs wrk and nginx (scripts/install-deps bench) and a release build (built when missing):
 # Benchmarks/serve/common.sh.
 source "$(dirname "$0")/common.sh"
@@ -20,7 +22,7 @@ key=$("$thumbify" card-key "$url" | awk '{print $1}')
 
 "$thumbify" serve --cards "$work/nightly" --out "$work/live" --state "$work/live-state" --allow-private-network \
   --listen "127.0.0.1:$serve_port" --rate-limit 0 --max-live 256 --max-connections 4096 --max-client-connections 1024 --timeout 60s \
-  2>/dev/null & pids+=($!)
+  ${SERVE_ARGS:-} 2>/dev/null & pids+=($!)
 serve_pid=${pids[-1]}
 wait_port $serve_port
 encoded=${url//:/%3A}
@@ -29,15 +31,14 @@ serve_url="http://127.0.0.1:$serve_port/v1/card?url=$encoded"
 nginx_url="http://127.0.0.1:$cards_port/cards/$key.json"
 cmp <(curl -s "$nginx_url") <(curl -s "$serve_url") || { curl -si "$serve_url" | head -20 >&2; echo "serve and nginx answer different bytes" >&2; exit 1; }
 
-run() {  # name url -> "name rps p50 p99"
-  wrk -t2 -c64 -d"${seconds}s" --latency "$2" >"$work/wrk.txt"
-  rps=$(awk '/^Requests\/sec/ {print $2}' "$work/wrk.txt")
-  p50=$(awk '$1 == "50%" {print $2}' "$work/wrk.txt")
-  p99=$(awk '$1 == "99%" {print $2}' "$work/wrk.txt")
-  printf '%-34s %12s %10s %10s\n' "$1" "$rps" "$p50" "$p99"
+run() {  # name url -> "name load rps p50 p90 p99 p99.9"
+  local load
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  wrk -t2 -c64 -d"${seconds}s" -s Benchmarks/serve/percentiles.lua "$2" >"$work/wrk.txt"
+  printf '%-34s %5s %10s %7s %7s %7s %7s\n' "$1" "$load" $(awk '$1 == "percentiles" {print $2, $3, $4, $5, $6}' "$work/wrk.txt")
 }
-echo "wrk -t2 -c64 -d${seconds}s --latency, $(nproc) cores, card: $(stat -c %s "$work/nightly/cards/$key.json") bytes"
-printf '%-34s %12s %10s %10s\n' "" "requests/s" "p50" "p99"
+echo "wrk -t2 -c64 -d${seconds}s, $(nproc) cores, card: $(stat -c %s "$work/nightly/cards/$key.json") bytes; latencies in ms"
+printf '%-34s %5s %10s %7s %7s %7s %7s\n' "" "load" "requests/s" "p50" "p90" "p99" "p99.9"
 run "nginx /cards/<key>.json" "$nginx_url"
 run "serve /v1/card (hit)" "$serve_url"
 
