@@ -40,8 +40,27 @@ package final class Console: Sendable {
     environment: ProcessInfo.processInfo.environment,
     readInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) },
     out: { FileHandle.standardOutput.write(Data($0.utf8)) },
-    error: { FileHandle.standardError.write(Data($0.utf8)) }
+    error: { writeAll($0, to: STDERR_FILENO) }
   )
+
+  /// Writes `text` to `descriptor` with write(2) until all of it is written (or it fails): no copy
+  /// into a `Data` first, as `serve`'s access log writes a line a request here.
+  private static func writeAll(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written > 0 {
+          offset += written
+        } else if written < 0 && errno == EINTR {
+          continue
+        } else {
+          return
+        }
+      }
+    }
+  }
 
   package func print(_ text: String, terminator: String = "\n") {
     writeOut(Self.escapingControls(text) + terminator)
@@ -56,7 +75,11 @@ package final class Console: Sendable {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
       (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    // Most text has no byte that can start a control: C0 and DEL are single bytes, C1 in UTF-8
+    // starts with 0xC2. Only then are the scalars looked at.
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }),
+      text.unicodeScalars.contains(where: isControl)
+    else { return text }
     var escaped = ""
     for scalar in text.unicodeScalars {
       if isControl(scalar) {

@@ -78,13 +78,13 @@ struct Diagnostics: Sendable {
   }
 
   /// One event of a long-running command (`serve`'s access log): `text` as is, or in JSON `fields`
-  /// with `event` and `command`.
-  func event(_ event: String, text: String, fields: [String: Any]) {
+  /// with `event` and `command`. Only the form written is built: the access log writes one a request.
+  func event(_ event: String, text: @autoclosure () -> String, fields: @autoclosure () -> [String: Any]) {
     switch format {
     case .text:
-      console.printError(text)
+      console.printError(text())
     case .json:
-      var object = fields
+      var object = fields()
       object["event"] = event
       object["command"] = command
       console.printError(Self.json(object))

@@ -160,6 +160,30 @@ struct ServeCommandTests {
     #expect(nginx.accessLog().filter { $0.contains("GET /slow.html") }.count == 1)
   }
 
+  @Test(
+    "with --threads 3 a miss (resumed from Swift) and 30 concurrent hits are answered; --threads 0 is refused"
+  )
+  func threads() async throws {
+    let nginx = try await LoopbackNginx()
+    try Self.writeSite(nginx)
+    let server = try await ServeProcess(["--allow-private-network", "--rate-limit", "0", "--threads", "3"])
+    let target = ServeProcess.cardTarget(nginx.url("/page.html"))
+    let miss = try await server.get(target)
+    #expect(miss.status == 200)
+    #expect(miss.headers["x-thumbify-source"] == "live")
+    let hits = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<30 { group.addTask { try await server.get(target).status } }
+      return try await group.reduce(into: [Int]()) { $0.append($1) }
+    }
+    #expect(hits == Array(repeating: 200, count: 30))
+    let refused = thumbifyProcess([
+      "serve", "--out", makeTemporaryDirectory("serve-threads"), "--threads", "0",
+    ])
+    refused.standardError = FileHandle.nullDevice
+    refused.standardOutput = FileHandle.nullDevice
+    #expect(try await ChildProcess.run(refused) == 64)
+  }
+
   @Test("a page that fails is answered 422 with the manifest's error shape")
   func failedPage() async throws {
     let nginx = try await LoopbackNginx()

@@ -92,8 +92,11 @@ public final class CardService: Sendable {
   private let deadlines = DeadlineWatch()
   private let crawlCards: LRUCache<CardKey, Answer>
   private let storedCards: LRUCache<CardKey, (answer: Answer, stored: Double)>
-  /// The crawl manifest's identity when last looked at, and when that was (seconds, monotonic).
-  private let crawlManifest = Mutex<(signature: [Int], checked: Double)>(([], -1))
+  /// The crawl manifest's identity when last looked at.
+  private let crawlManifest = Mutex<[Int]>([])
+  /// When the crawl's manifest is looked at next (monotonic nanoseconds): until then a hit reads one
+  /// atomic, and then one caller looks while the others go on.
+  private let nextManifestCheck = Atomic<Int>(0)
   /// Whether records were saved since the manifest was last written.
   private let isManifestStale = Atomic<Bool>(false)
   private let manifestLock = Mutex<Void>(())
@@ -268,10 +271,13 @@ public final class CardService: Sendable {
 
   /// Forgets the crawl's cards held in memory when its manifest was replaced (looked at once a second).
   private func refreshCrawlCardsIfReplaced(_ directory: String) {
-    let now = Self.monotonicSeconds()
+    let now = Self.monotonicNanoseconds()
+    let next = nextManifestCheck.load(ordering: .relaxed)
+    guard now >= next,
+      nextManifestCheck.compareExchange(expected: next, desired: now + 1_000_000_000, ordering: .relaxed)
+        .exchanged
+    else { return }
     let isReplaced = crawlManifest.withLock { manifest -> Bool in
-      guard now - manifest.checked >= 1 else { return false }
-      manifest.checked = now
       var status = stat()
       let signature =
         stat(OutputLayout.manifest(in: directory), &status) == 0
@@ -279,8 +285,8 @@ public final class CardService: Sendable {
           Int(status.st_dev), Int(status.st_ino), Int(status.st_size), Int(status.st_mtim.tv_sec),
           Int(status.st_mtim.tv_nsec),
         ] : []
-      defer { manifest.signature = signature }
-      return manifest.signature != signature
+      defer { manifest = signature }
+      return manifest != signature
     }
     if isReplaced { crawlCards.removeAll() }
   }
@@ -385,10 +391,10 @@ public final class CardService: Sendable {
     return SpecialAddressRanges.reservedRange(containing: address)
   }
 
-  private static func monotonicSeconds() -> Double {
+  private static func monotonicNanoseconds() -> Int {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    return time.tv_sec * 1_000_000_000 + time.tv_nsec
   }
 }
 

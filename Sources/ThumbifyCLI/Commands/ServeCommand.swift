@@ -31,6 +31,7 @@ enum ServeCommand: Subcommand {
     options: [
       out.spec, cards.spec, StateOption.state.spec, listen.spec, tokenFile.spec, isPublic.spec,
       maxConnections.spec, maxClientConnections.spec, maxLive.spec, rateLimit.spec, clientTimeout.spec,
+      threads.spec,
       VariantOptions.variant.spec, FetcherOptions.timeout.spec, FetcherOptions.perHost.spec,
       FetcherOptions.allowPrivateNetwork.spec, FetcherOptions.ignoreRobots.spec, FetcherOptions.cacert.spec,
       FetcherOptions.contact.spec,
@@ -70,6 +71,10 @@ enum ServeCommand: Subcommand {
     "rate-limit", help: "Card requests per client (token, else address) per minute; 0 for none.",
     default: 600,
     range: 0...1_000_000)
+  static let threads = Option.integer(
+    "threads",
+    help: "Threads answering HTTP (each polls its own connections; cached cards are answered on them).",
+    default: 1, range: 1...256)
   static let clientTimeout = Option.duration(
     "client-timeout", help: "Close a connection idle (or trickling its request) this long.", default: "10s",
     allowsZero: false, maximum: 3600)
@@ -96,6 +101,7 @@ enum ServeCommand: Subcommand {
     let maxClientConnections = try arguments.required(maxClientConnections)
     let maxLive = try arguments.required(maxLive)
     let perMinute = try arguments.required(rateLimit)
+    let threads = try arguments.required(threads)
     let clientTimeout = try arguments.required(clientTimeout)
     let cardsDirectory = try arguments.value(cards)
     func fatal(_ message: String, code: String? = nil) -> Int32 {
@@ -173,6 +179,7 @@ enum ServeCommand: Subcommand {
     limits.connections = maxConnections
     limits.connectionsPerClient = maxClientConnections
     limits.idleTimeout = max(1, Int(clientTimeout.rounded(.up)))
+    limits.threads = threads
     let server: HTTPServer
     do {
       server = try HTTPServer(
@@ -251,15 +258,17 @@ struct AccessLog: Sendable {
       route: response.route, status: response.status, seconds: seconds, source: response.logFields["source"],
       code: response.status >= 400 ? response.logFields["code"] : nil)
     let milliseconds = (seconds * 1000 * 10).rounded() / 10
-    var fields: [String: Any] = [
-      "method": request.method, "target": request.target, "client": request.client, "status": response.status,
-      "bytes": response.byteCount, "ms": milliseconds,
-    ]
-    for (key, value) in response.logFields { fields[key] = value }
     diagnostics.event(
       "request",
       text:
         "\(request.client) \"\(request.method) \(request.target)\" \(response.status) \(response.byteCount) \(milliseconds)ms",
-      fields: fields)
+      fields: {
+        var fields: [String: Any] = [
+          "method": request.method, "target": request.target, "client": request.client,
+          "status": response.status, "bytes": response.byteCount, "ms": milliseconds,
+        ]
+        for (key, value) in response.logFields { fields[key] = value }
+        return fields
+      }())
   }
 }

@@ -93,8 +93,8 @@ enum ListenAddress: Equatable, CustomStringConvertible {
   }
 }
 
-/// An HTTP/1.1 server on libmicrohttpd: its own threads (a small pool polling with epoll) accept,
-/// parse and answer; a handler that must wait suspends the connection and resumes it from a Swift
+/// An HTTP/1.1 server on libmicrohttpd: its own threads (one by default, like nginx's single worker;
+/// each polls its own connections with epoll) accept, parse and answer; a handler that must wait suspends the connection and resumes it from a Swift
 /// task, so neither MHD's threads nor Swift's cooperative pool block on a slow page.
 ///
 /// The C handles are owned here: the daemon is stopped by `stop()` (and on deinit).
@@ -113,8 +113,9 @@ final class HTTPServer: @unchecked Sendable {
     /// Memory of one connection, which bounds its request line and headers: a larger request is
     /// answered 431 (or 414) by libmicrohttpd without reaching the handler.
     var connectionMemory: Int = 32 * 1024
-    /// Threads answering requests.
-    var threads: Int = 4
+    /// Threads answering requests, each with its own connections. One: on a small machine more
+    /// threads than cores are preempted holding ready connections (docs/serve.md, "Load benchmark").
+    var threads: Int = 1
   }
 
   let address: ListenAddress
@@ -300,18 +301,22 @@ final class HTTPServer: @unchecked Sendable {
 
   private static func client(of connection: OpaquePointer) -> String {
     guard let address = thumbify_mhd_client_address(connection) else { return "unix" }
-    var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-    switch Int32(address.pointee.sa_family) {
-    case AF_INET:
-      var inet = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
-      inet_ntop(AF_INET, &inet.sin_addr, &buffer, socklen_t(buffer.count))
-    case AF_INET6:
-      var inet6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
-      inet_ntop(AF_INET6, &inet6.sin6_addr, &buffer, socklen_t(buffer.count))
-    default:
-      return "unix"
+    // On the stack: this runs for every request.
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
+      buffer.initialize(repeating: 0)
+      let text: UnsafePointer<CChar>?
+      switch Int32(address.pointee.sa_family) {
+      case AF_INET:
+        var inet = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
+        text = inet_ntop(AF_INET, &inet.sin_addr, buffer.baseAddress, socklen_t(buffer.count))
+      case AF_INET6:
+        var inet6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
+        text = inet_ntop(AF_INET6, &inet6.sin6_addr, buffer.baseAddress, socklen_t(buffer.count))
+      default:
+        text = nil
+      }
+      return text.map { String(cString: $0) } ?? "unix"
     }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   // MARK: - Listening socket

@@ -11,6 +11,12 @@ final class ServeMetrics: Sendable {
     var counts = [Int](repeating: 0, count: ServeMetrics.buckets.count)
     var count = 0
     var sum = 0.0
+
+    mutating func add(_ seconds: Double) {
+      if let index = ServeMetrics.buckets.firstIndex(where: { seconds <= $0 }) { counts[index] += 1 }
+      count += 1
+      sum += seconds
+    }
   }
 
   private struct State {
@@ -30,11 +36,8 @@ final class ServeMetrics: Sendable {
       state.requests[route, default: [:]][status, default: 0] += 1
       if let source { state.lookups[source, default: 0] += 1 }
       if let code { state.errors[code, default: 0] += 1 }
-      var histogram = state.latency[route] ?? Histogram()
-      if let index = Self.buckets.firstIndex(where: { seconds <= $0 }) { histogram.counts[index] += 1 }
-      histogram.count += 1
-      histogram.sum += seconds
-      state.latency[route] = histogram
+      // In place: a histogram copied out of the dictionary and back copies its counts too.
+      state.latency[route, default: Histogram()].add(seconds)
     }
   }
 
