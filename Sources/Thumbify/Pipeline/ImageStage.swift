@@ -163,6 +163,7 @@ final class ImageStage: Sendable {
       let normalized = try URLNormalization.normalize(url)
       return .success((normalized, variants.key + " " + normalized))
     } catch {
+      let error = FetchError(error)
       return .failure(RecordError(code: error.code, message: error.description, stage: variants.stage))
     }
   }

@@ -187,7 +187,7 @@ public final class CardService: Sendable {
     do {
       normalized = try URLNormalization.normalize(url)
     } catch {
-      throw .invalidURL(error)
+      throw .invalidURL(FetchError(error))
     }
     if !configuration.allowsPrivateNetwork, let range = Self.reservedRange(ofLiteralHostIn: normalized) {
       throw .privateAddress(range)
