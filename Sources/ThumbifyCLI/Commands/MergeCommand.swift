@@ -128,7 +128,7 @@ enum MergeCommand: Subcommand {
     report["exitStatus"] = Int(status)
     report["shardDirectories"] = directories
     do {
-      try FileSystem.writeAtomically(Array((Diagnostics.json(report) + "\n").utf8), to: reportPath)
+      try FileSystem.writeAtomically(Array((JSONWriter.line(report) + "\n").utf8), to: reportPath)
     } catch {
       diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal

@@ -21,14 +21,9 @@ package struct BlobStore: BlobStoring {
     self.root = root
   }
 
-  /// The relative path of a blob with this digest and extension.
-  package static func relativePath(sha256: String, fileExtension: String) -> String {
-    OutputLayout.blobPath(sha256: sha256, fileExtension: fileExtension)
-  }
-
   package func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
     let sha256 = SHA256Digest.hex(of: bytes)
-    let relative = Self.relativePath(sha256: sha256, fileExtension: fileExtension)
+    let relative = OutputLayout.blobPath(sha256: sha256, fileExtension: fileExtension)
     let path = root + "/" + relative
     var status = stat()
     if stat(path, &status) == 0, Int(status.st_size) == bytes.count {

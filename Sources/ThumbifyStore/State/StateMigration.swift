@@ -187,14 +187,9 @@ package enum StateMigration {
 
   /// The names in `directory`, but `.` and `..`.
   private static func entries(of directory: String) throws(StoreError) -> [String] {
-    do {
-      let entries = try DirectoryEntries(directory)
-      var names: [String] = []
-      while let name = try entries.next() { names.append(name) }
-      return names
-    } catch {
-      throw SystemCall.error("list", directory, error)
-    }
+    var names: [String] = []
+    try DirectoryEntries.forEach(in: directory) { names.append($0) }
+    return names
   }
 
   /// Removes `<prefix><digits>` directories (copies a killed migration left) and their files.
