@@ -3,7 +3,6 @@
 // URLNormalization) as modules and Sources/ThumbifyCLI/Serving/APIRequest.swift compiled into the
 // fuzzer's own module.
 @testable import ThumbifyExtracting
-
 @testable import ThumbifyFetching
 
 /// Feeds one input, as a URL, to every URL parser a crawl runs on text from the network or a list.
