@@ -38,38 +38,3 @@ package struct DirectoryEntries: ~Copyable {
     }
   }
 }
-
-extension DirectoryEntries {
-  /// Calls `body` with each entry name of the directory at `path`, read one at a time; a failed
-  /// `opendir` or `readdir` is the `StoreError.io` "Could not list '<path>': <strerror>".
-  ///
-  /// ```swift
-  /// try DirectoryEntries.forEach(in: directory) { (name) throws(StoreError) in … }
-  /// ```
-  package static func forEach(in path: String, _ body: (String) throws(StoreError) -> Void) throws(StoreError)
-  {
-    let entries: DirectoryEntries
-    do {
-      entries = try DirectoryEntries(path)
-    } catch {
-      throw SystemCall.error("list", path, error)
-    }
-    while true {
-      let next: String?
-      do {
-        next = try entries.next()
-      } catch {
-        throw SystemCall.error("list", path, error)
-      }
-      guard let name = next else { return }
-      try body(name)
-    }
-  }
-}
-
-extension SystemCall {
-  /// A `StoreError.io` for `operation` on `path` that failed with `error`.
-  package static func error(_ operation: String, _ path: String, _ error: Errno) -> StoreError {
-    .io(path: path, operation: operation, message: error.description)
-  }
-}

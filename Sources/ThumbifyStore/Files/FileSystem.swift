@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThumbifySystem
 
 /// The POSIX file calls the store and manifests make, each failure turned
 /// into a `StoreError` carrying `strerror(errno)`.
