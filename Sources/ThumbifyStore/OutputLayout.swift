@@ -66,7 +66,7 @@ public struct OutputLayout: Sendable, Hashable {
 
   /// `name` inside `directory`.
   package static func path(_ name: String, in directory: String) -> String {
-    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    directory.isEmpty ? "/" + name : FilePath(directory).appending(name).string
   }
 
   /// The served-tree paths of `directory` (for readers of the manifest or cards that need no state).
@@ -96,7 +96,7 @@ public struct OutputLayout: Sendable, Hashable {
     let characters = Array(fileName.utf8.prefix(4))
     let first = String(decoding: characters.prefix(2), as: UTF8.self)
     let second = String(decoding: characters.dropFirst(2), as: UTF8.self)
-    return blobsName + "/" + first + "/" + second + "/" + fileName
+    return FilePath(blobsName).appending(first, second, fileName).string
   }
 
   private static func trimmingSlashes(_ path: String) -> String {

@@ -290,7 +290,9 @@ final class ImageStage: Sendable {
 
   private func blobsExist(_ set: ThumbnailSet) -> Bool {
     guard let baseline else {
-      return set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
+      return set.variants.allSatisfy {
+        access(FilePath(outputDirectory).appending($0.path).string, F_OK) == 0
+      }
     }
     // A set the state took from the baseline names the baseline's blobs: bring the missing ones,
     // durably before a manifest names them (a blob that cannot be brought is made again, as when it

@@ -257,7 +257,7 @@ public final class CardService: Sendable {
     guard let directory = configuration.cardsDirectory else { return nil }
     refreshCrawlCardsIfReplaced(directory)
     if let answer = crawlCards[key] { return answer }
-    let path = OutputLayout.cards(in: directory) + "/" + key.fileName
+    let path = OutputLayout.card(key, in: directory)
     guard let bytes = try? FileSystem.readFile(path, limit: 1 << 20),
       let card = try? JSONDecoder().decode(Card.self, from: Data(bytes)), card.state != .failed
     else { return nil }
@@ -292,7 +292,7 @@ public final class CardService: Sendable {
       if entry.answer.failure == nil || now - entry.stored < retention { return entry.answer }
       return nil
     }
-    let path = configuration.layout.cards + "/" + key.fileName
+    let path = FilePath(configuration.layout.cards).appending(key.fileName).string
     guard let bytes = try? FileSystem.readFile(path, limit: 1 << 20),
       let card = try? JSONDecoder().decode(Card.self, from: Data(bytes))
     else { return nil }

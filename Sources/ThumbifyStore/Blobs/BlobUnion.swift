@@ -62,9 +62,11 @@ package struct BlobUnion: Sendable {
     guard FileSystem.isDirectory(root) else { return counts }
     try DirectoryEntries.forEach(in: root) { (first) throws(StoreError) in
       guard Self.isHexPair(first) else { return }
-      try DirectoryEntries.forEach(in: root + "/" + first) { (second) throws(StoreError) in
+      try DirectoryEntries.forEach(in: FilePath(root).appending(first).string) {
+        (second) throws(StoreError) in
         guard Self.isHexPair(second) else { return }
-        try DirectoryEntries.forEach(in: root + "/" + first + "/" + second) { (name) throws(StoreError) in
+        try DirectoryEntries.forEach(in: FilePath(root).appending(first, second).string) {
+          (name) throws(StoreError) in
           guard let sha = Self.digest(ofName: name), sha.hasPrefix(first + second) else { return }
           let relative = OutputLayout.blobPath(fileName: name)
           counts = counts + (try bring(relative, from: source))

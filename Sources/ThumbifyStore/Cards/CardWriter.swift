@@ -181,7 +181,7 @@ package struct CardWriter: Sendable {
         let isCard = name.hasSuffix(".json")
         guard isLeftover || isCard else { return }
         if isCard, let key = CardKey(hex: String(name.dropLast(5))), try keeps(key) { return }
-        let path = (cardsDirectory as NSString).appendingPathComponent(name)
+        let path = FilePath(cardsDirectory).appending(name).string
         guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
           throw SystemCall.error("remove", path)
         }
