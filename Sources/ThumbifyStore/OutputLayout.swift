@@ -64,7 +64,9 @@ public struct OutputLayout: Sendable, Hashable {
   /// The old lock inside ``legacyStateDirectory``: a still-running older thumbify holds it.
   package var legacyLock: String { Self.path(Self.lockName, in: legacyStateDirectory) }
 
-  /// `name` inside `directory`.
+  /// `name` inside `directory`, as `FilePath.appending` joins it, but for the empty directory, whose
+  /// files have always been named from the root (`/<name>`): a file of the output directory is named
+  /// here, not joined by hand.
   package static func path(_ name: String, in directory: String) -> String {
     directory.isEmpty ? "/" + name : FilePath(directory).appending(name).string
   }

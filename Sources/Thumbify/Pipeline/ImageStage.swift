@@ -291,7 +291,7 @@ final class ImageStage: Sendable {
   private func blobsExist(_ set: ThumbnailSet) -> Bool {
     guard let baseline else {
       return set.variants.allSatisfy {
-        access(FilePath(outputDirectory).appending($0.path).string, F_OK) == 0
+        access(OutputLayout.path($0.path, in: outputDirectory), F_OK) == 0
       }
     }
     // A set the state took from the baseline names the baseline's blobs: bring the missing ones,

@@ -24,7 +24,7 @@ package struct BlobStore: BlobStoring {
   package func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
     let sha256 = SHA256Digest.hex(of: bytes)
     let relative = OutputLayout.blobPath(sha256: sha256, fileExtension: fileExtension)
-    let path = FilePath(root).appending(relative)
+    let path = FilePath(OutputLayout.path(relative, in: root))
     var status = stat()
     if stat(path.string, &status) == 0, Int(status.st_size) == bytes.count {
       return StoredBlob(path: relative, sha256: sha256, bytes: bytes.count, isNew: false)
