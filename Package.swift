@@ -50,8 +50,7 @@ let package = Package(
     .target(
       name: "ThumbifyStore",
       dependencies: [
-        "ThumbifySystem", "ThumbifyImaging", "ThumbifyFetching", "ThumbifyExtracting", "CSQLite", "CLinux",
-        "CDecodeJournal",
+        "ThumbifySystem", "ThumbifyImaging", "ThumbifyExtracting", "CSQLite", "CLinux", "CDecodeJournal",
       ]
     ),
     .target(

@@ -75,7 +75,7 @@ enum MergeBenchmark {
       for (name, width) in [("card", 600), ("card2x", 1200)] {
         let bytes = Array("blob \(index) \(name)".utf8) + [UInt8](repeating: UInt8(index), count: 4096)
         let sha = SHA256Digest.hex(of: bytes)
-        let path = BlobStore.relativePath(sha256: sha, fileExtension: "webp")
+        let path = OutputLayout.blobPath(sha256: sha, fileExtension: "webp")
         for shard in shards {
           let file = shard + "/" + path
           try FileManager.default.createDirectory(

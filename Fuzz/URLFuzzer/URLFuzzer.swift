@@ -1,9 +1,8 @@
 // libFuzzer entry point for the URL parsers the crawl applies to untrusted URL strings. Built by
-// `scripts/fuzz url` with ThumbifySystem, ThumbifyFetching and ThumbifyExtracting as modules and
-// Sources/ThumbifyStore/Records/URLNormalization*.swift and Sources/ThumbifyCLI/Serving/APIRequest.swift
-// compiled into the fuzzer's own module.
-import ThumbifyExtracting
-
+// `scripts/fuzz url` with ThumbifySystem, ThumbifyFetching and ThumbifyExtracting (which holds
+// URLNormalization) as modules and Sources/ThumbifyCLI/Serving/APIRequest.swift compiled into the
+// fuzzer's own module.
+@testable import ThumbifyExtracting
 @testable import ThumbifyFetching
 
 /// Feeds one input, as a URL, to every URL parser a crawl runs on text from the network or a list.

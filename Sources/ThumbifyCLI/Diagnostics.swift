@@ -87,7 +87,7 @@ struct Diagnostics: Sendable {
       var object = fields()
       object["event"] = event
       object["command"] = command
-      console.printError(Self.json(object))
+      console.printError(JSONWriter.line(object))
     }
   }
 
@@ -157,9 +157,6 @@ struct Diagnostics: Sendable {
     var object = object
     object["time"] = Timestamp.iso8601Milliseconds(Date().timeIntervalSince1970)
     object["level"] = level.rawValue
-    return json(object)
+    return JSONWriter.line(object)
   }
-
-  /// One JSON object on one line with sorted keys (log lines are compared and grepped).
-  static func json(_ object: [String: Any]) -> String { JSONWriter.line(object) }
 }

@@ -67,9 +67,8 @@ package final class ChromiumRenderer: PageRendering {
 
     init(executable: String) throws(RenderError) {
       profile =
-        FileManager.default.temporaryDirectory.appendingPathComponent(
-          "thumbify-chromium-\(getpid())-\(UUID().uuidString)"
-        ).path
+        FilePath(NSTemporaryDirectory()).appending("thumbify-chromium-\(getpid())-\(UUID().uuidString)")
+        .string
       let routes = EventRoutes()
       self.routes = routes
       pipe = try DevToolsPipe(executable: executable, arguments: ChromiumLauncher.arguments(profile: profile))

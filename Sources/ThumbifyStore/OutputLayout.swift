@@ -64,9 +64,11 @@ public struct OutputLayout: Sendable, Hashable {
   /// The old lock inside ``legacyStateDirectory``: a still-running older thumbify holds it.
   package var legacyLock: String { Self.path(Self.lockName, in: legacyStateDirectory) }
 
-  /// `name` inside `directory`.
+  /// `name` inside `directory`, as `FilePath.appending` joins it, but for the empty directory, whose
+  /// files have always been named from the root (`/<name>`): a file of the output directory is named
+  /// here, not joined by hand.
   package static func path(_ name: String, in directory: String) -> String {
-    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    directory.isEmpty ? "/" + name : FilePath(directory).appending(name).string
   }
 
   /// The served-tree paths of `directory` (for readers of the manifest or cards that need no state).
@@ -96,7 +98,7 @@ public struct OutputLayout: Sendable, Hashable {
     let characters = Array(fileName.utf8.prefix(4))
     let first = String(decoding: characters.prefix(2), as: UTF8.self)
     let second = String(decoding: characters.dropFirst(2), as: UTF8.self)
-    return blobsName + "/" + first + "/" + second + "/" + fileName
+    return FilePath(blobsName).appending(first, second, fileName).string
   }
 
   private static func trimmingSlashes(_ path: String) -> String {

@@ -38,10 +38,3 @@ package struct DirectoryEntries: ~Copyable {
     }
   }
 }
-
-extension SystemCall {
-  /// A `StoreError.io` for `operation` on `path` that failed with `error`.
-  package static func error(_ operation: String, _ path: String, _ error: Errno) -> StoreError {
-    .io(path: path, operation: operation, message: error.description)
-  }
-}

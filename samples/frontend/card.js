@@ -17,7 +17,7 @@ function normalizeEscapes(text) {
 }
 
 /**
- * The crawl's URL normalization (Sources/Thumbify/Pipeline/URLNormalization.swift), on top of the
+ * The crawl's URL normalization (Sources/ThumbifyExtracting/URL/URLNormalization.swift), on top of the
  * browser's WHATWG URL parser: lower-case scheme and host, IDNA host, default port dropped, dot
  * segments removed, fragment and bare `?` dropped, escapes of unreserved characters decoded and
  * other escapes in upper-case hex. See docs/cards.md for the few inputs where the two differ.

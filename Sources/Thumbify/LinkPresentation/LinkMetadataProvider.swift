@@ -171,7 +171,7 @@ public final class LinkMetadataProvider: Sendable {
     do {
       normalizedURL = try URLNormalization.normalize(text)
     } catch {
-      throw LinkPreviewError(.fetch(error))
+      throw LinkPreviewError(.fetch(FetchError(error)))
     }
     let key = CardKey(normalizedURL: normalizedURL)
     if let cached = await cache?.metadata(for: key) { return attached(cached) }

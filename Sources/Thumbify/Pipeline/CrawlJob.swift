@@ -464,7 +464,7 @@ public final class CrawlJob: Sendable {
       // unfinished, and its resumption prunes again); the sweep below would remove their cards
       // too, but only in a run that started with cards.
       summary.pruned = try state.removePages(notOf: run.id) { url in
-        unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
+        unlink(FilePath(cardWriter.cardsDirectory).appending(CardKey(normalizedURL: url).fileName).string)
         pruning.onRemoved(url)
         if summary.prunedURLs.count < CrawlReport.maxListed { summary.prunedURLs.append(url) }
       }
@@ -473,7 +473,7 @@ public final class CrawlJob: Sendable {
       // After the manifest without them is in place (a kill before leaves the run unfinished, and
       // its resumption drops them again).
       try state.forEachPage(of: run.id, goneSince: goneCutoff) { url in
-        unlink(cardWriter.cardsDirectory + "/" + CardKey(normalizedURL: url).fileName)
+        unlink(FilePath(cardWriter.cardsDirectory).appending(CardKey(normalizedURL: url).fileName).string)
         droppingGone.onDropped(url)
       }
     }

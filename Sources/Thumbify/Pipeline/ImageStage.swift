@@ -163,6 +163,7 @@ final class ImageStage: Sendable {
       let normalized = try URLNormalization.normalize(url)
       return .success((normalized, variants.key + " " + normalized))
     } catch {
+      let error = FetchError(error)
       return .failure(RecordError(code: error.code, message: error.description, stage: variants.stage))
     }
   }
@@ -289,7 +290,9 @@ final class ImageStage: Sendable {
 
   private func blobsExist(_ set: ThumbnailSet) -> Bool {
     guard let baseline else {
-      return set.variants.allSatisfy { access(outputDirectory + "/" + $0.path, F_OK) == 0 }
+      return set.variants.allSatisfy {
+        access(OutputLayout.path($0.path, in: outputDirectory), F_OK) == 0
+      }
     }
     // A set the state took from the baseline names the baseline's blobs: bring the missing ones,
     // durably before a manifest names them (a blob that cannot be brought is made again, as when it

@@ -109,7 +109,7 @@ package final class URLListReader: @unchecked Sendable {
         normalized = try URLNormalization.normalize(text)
       } catch {
         if let shard, shard.index != 0 { continue }
-        return .invalid(line: lineNumber, text: text, error: error)
+        return .invalid(line: lineNumber, text: text, error: FetchError(error))
       }
       if let shard, !shard.contains(normalizedURL: normalized) { continue }
       return .url(line: lineNumber, url: text, normalizedURL: normalized)

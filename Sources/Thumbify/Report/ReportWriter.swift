@@ -75,8 +75,8 @@ package struct ReportWriter: Sendable {
     pages += encode(pending[...])
     let page = assemble(
       pages: consume pages, summary: summary,
-      title: (Self.absolute(outputDirectory) as NSString).lastPathComponent)
-    let directory = (reportPath as NSString).deletingLastPathComponent
+      title: FilePath(Self.absolute(outputDirectory)).lastComponent ?? "/")
+    let directory = FilePath(reportPath).removingLastComponent().string
     if !directory.isEmpty { try FileSystem.makeDirectories(directory) }
     try FileSystem.writeAtomically(page, to: reportPath)
     summary.bytes = page.count
@@ -170,7 +170,7 @@ package struct ReportWriter: Sendable {
 
   /// The path from the report's directory to the output directory, ending in `/` (or empty).
   var relativeBase: String {
-    let from = Self.components(of: (Self.absolute(reportPath) as NSString).deletingLastPathComponent)
+    let from = Self.components(of: FilePath(Self.absolute(reportPath)).removingLastComponent().string)
     let to = Self.components(of: Self.absolute(outputDirectory))
     var common = 0
     while common < from.count, common < to.count, from[common] == to[common] { common += 1 }

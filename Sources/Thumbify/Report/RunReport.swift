@@ -65,7 +65,7 @@ package struct RunReport {
   /// made and removed, the way the atomic write will (access(2) says yes to root on a file system that
   /// refuses files, /proc).
   package static func unwritableMetricsDirectory(_ path: String) -> (path: String, exists: Bool)? {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = FilePath(path).removingLastComponent().string
     let existing = directory.isEmpty ? "." : directory
     let probe = path + ".tmp-probe-\(getpid())"
     guard (try? FileDescriptor(opening: probe, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)) == nil else {

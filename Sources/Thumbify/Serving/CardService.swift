@@ -190,7 +190,7 @@ public final class CardService: Sendable {
     do {
       normalized = try URLNormalization.normalize(url)
     } catch {
-      throw .invalidURL(error)
+      throw .invalidURL(FetchError(error))
     }
     if !configuration.allowsPrivateNetwork, let range = Self.reservedRange(ofLiteralHostIn: normalized) {
       throw .privateAddress(range)
@@ -260,7 +260,7 @@ public final class CardService: Sendable {
     guard let directory = configuration.cardsDirectory else { return nil }
     refreshCrawlCardsIfReplaced(directory)
     if let answer = crawlCards[key] { return answer }
-    let path = OutputLayout.cards(in: directory) + "/" + key.fileName
+    let path = OutputLayout.card(key, in: directory)
     guard let bytes = try? FileSystem.readFile(path, limit: 1 << 20),
       let card = try? JSONDecoder().decode(Card.self, from: Data(bytes)), card.state != .failed
     else { return nil }
@@ -298,7 +298,7 @@ public final class CardService: Sendable {
       if entry.answer.failure == nil || now - entry.stored < retention { return entry.answer }
       return nil
     }
-    let path = configuration.layout.cards + "/" + key.fileName
+    let path = FilePath(configuration.layout.cards).appending(key.fileName).string
     guard let bytes = try? FileSystem.readFile(path, limit: 1 << 20),
       let card = try? JSONDecoder().decode(Card.self, from: Data(bytes))
     else { return nil }

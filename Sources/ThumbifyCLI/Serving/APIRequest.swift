@@ -1,7 +1,9 @@
-// The url fuzzer compiles this file into one module with URLNormalization (scripts/fuzz), where
-// there is no Thumbify to import.
+// The url fuzzer compiles this file into its own module (scripts/fuzz), where there is no Thumbify
+// to import, only the layer of `URLNormalization`.
 #if canImport(Thumbify)
   import Thumbify
+#else
+  import ThumbifyExtracting
 #endif
 
 /// A request target of `thumbify serve`'s API, parsed: the route and, for `/v1/card`, its query.

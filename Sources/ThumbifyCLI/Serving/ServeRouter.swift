@@ -217,7 +217,7 @@ final class ServeRouter: Sendable {
   private func file(_ path: String, route: String, request: HTTPRequest, cacheControl: String) -> HTTPResponse
   {
     for directory in directories {
-      let full = directory + "/" + path
+      let full = FilePath(directory).appending(path).string
       let descriptor = open(full, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { continue }
       var status = stat()
@@ -225,7 +225,7 @@ final class ServeRouter: Sendable {
         close(descriptor)
         continue
       }
-      let name = (path as NSString).lastPathComponent
+      let name = FilePath(path).lastComponent ?? path
       let etag =
         "\"" + name.prefix { $0 != "." }.prefix(32)
         + (route == "cards" ? "-\(status.st_mtim.tv_sec)-\(status.st_size)" : "") + "\""
@@ -250,7 +250,7 @@ final class ServeRouter: Sendable {
   }
 
   private static func contentType(of name: String) -> String {
-    switch (name as NSString).pathExtension {
+    switch FilePath(name).extension {
     case "json": "application/json"
     case "webp": "image/webp"
     case "jpg": "image/jpeg"

@@ -21,22 +21,16 @@ package struct BlobStore: BlobStoring {
     self.root = root
   }
 
-  /// The relative path of a blob with this digest and extension.
-  package static func relativePath(sha256: String, fileExtension: String) -> String {
-    OutputLayout.blobPath(sha256: sha256, fileExtension: fileExtension)
-  }
-
   package func store(_ bytes: [UInt8], fileExtension: String) throws(StoreError) -> StoredBlob {
     let sha256 = SHA256Digest.hex(of: bytes)
-    let relative = Self.relativePath(sha256: sha256, fileExtension: fileExtension)
-    let path = root + "/" + relative
+    let relative = OutputLayout.blobPath(sha256: sha256, fileExtension: fileExtension)
+    let path = FilePath(OutputLayout.path(relative, in: root))
     var status = stat()
-    if stat(path, &status) == 0, Int(status.st_size) == bytes.count {
+    if stat(path.string, &status) == 0, Int(status.st_size) == bytes.count {
       return StoredBlob(path: relative, sha256: sha256, bytes: bytes.count, isNew: false)
     }
-    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-    try FileSystem.makeDirectories(directory)
-    try FileSystem.writeAtomically(bytes, to: path)
+    try FileSystem.makeDirectories(path.removingLastComponent().string)
+    try FileSystem.writeAtomically(bytes, to: path.string)
     return StoredBlob(path: relative, sha256: sha256, bytes: bytes.count, isNew: true)
   }
 }

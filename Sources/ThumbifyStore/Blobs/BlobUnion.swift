@@ -60,11 +60,13 @@ package struct BlobUnion: Sendable {
     var counts = Counts()
     let root = OutputLayout.path(OutputLayout.blobsName, in: source)
     guard FileSystem.isDirectory(root) else { return counts }
-    try Self.forEachEntry(in: root) { (first) throws(StoreError) in
+    try DirectoryEntries.forEach(in: root) { (first) throws(StoreError) in
       guard Self.isHexPair(first) else { return }
-      try Self.forEachEntry(in: root + "/" + first) { (second) throws(StoreError) in
+      try DirectoryEntries.forEach(in: FilePath(root).appending(first).string) {
+        (second) throws(StoreError) in
         guard Self.isHexPair(second) else { return }
-        try Self.forEachEntry(in: root + "/" + first + "/" + second) { (name) throws(StoreError) in
+        try DirectoryEntries.forEach(in: FilePath(root).appending(first, second).string) {
+          (name) throws(StoreError) in
           guard let sha = Self.digest(ofName: name), sha.hasPrefix(first + second) else { return }
           let relative = OutputLayout.blobPath(fileName: name)
           counts = counts + (try bring(relative, from: source))
@@ -145,24 +147,4 @@ package struct BlobUnion: Sendable {
   }
 
   /// Calls `body` with each entry name of `directory` but `.` and `..`, read one at a time.
-  static func forEachEntry(in directory: String, _ body: (String) throws(StoreError) -> Void)
-    throws(StoreError)
-  {
-    let entries: DirectoryEntries
-    do {
-      entries = try DirectoryEntries(directory)
-    } catch {
-      throw SystemCall.error("list", directory, error)
-    }
-    while true {
-      let next: String?
-      do {
-        next = try entries.next()
-      } catch {
-        throw SystemCall.error("list", directory, error)
-      }
-      guard let name = next else { return }
-      try body(name)
-    }
-  }
 }

@@ -53,7 +53,7 @@ package struct GarbageCollector: Sendable {
         report.keptBytes += size
       } else if !isOld {
         report.keptYoung += 1
-      } else if unlink(outputDirectory + "/" + relative) == 0 {
+      } else if unlink(OutputLayout.path(relative, in: outputDirectory)) == 0 {
         report.removed += 1
         report.removedBytes += size
       }
@@ -79,11 +79,13 @@ package struct GarbageCollector: Sendable {
 
   /// Calls `body` with every regular file under `relative`, depth first.
   private func walk(_ relative: String, _ body: (String, Int, Double) -> Void) {
-    guard let entries = try? DirectoryEntries(outputDirectory + "/" + relative) else { return }
+    guard let entries = try? DirectoryEntries(OutputLayout.path(relative, in: outputDirectory)) else {
+      return
+    }
     while let name = try? entries.next() {
-      let child = relative + "/" + name
+      let child = FilePath(relative).appending(name).string
       var status = stat()
-      guard lstat(outputDirectory + "/" + child, &status) == 0 else { continue }
+      guard lstat(OutputLayout.path(child, in: outputDirectory), &status) == 0 else { continue }
       switch status.st_mode & S_IFMT {
       case S_IFDIR: walk(child, body)
       case S_IFREG:

@@ -176,30 +176,18 @@ package struct CardWriter: Sendable {
     /// The directory is read one entry at a time (`readdir`), never listed whole, and each stale entry
     /// is unlinked as it is met (entries already read are not returned again).
     package mutating func finish() throws(StoreError) -> Summary {
-      let entries: DirectoryEntries
-      do {
-        entries = try DirectoryEntries(cardsDirectory)
-      } catch {
-        throw SystemCall.error("list", cardsDirectory, error)
-      }
-      while true {
-        let next: String?
-        do {
-          next = try entries.next()
-        } catch {
-          throw SystemCall.error("list", cardsDirectory, error)
-        }
-        guard let name = next else { return summary }
+      try DirectoryEntries.forEach(in: cardsDirectory) { (name) throws(StoreError) in
         let isLeftover = name.hasPrefix(".tmp-")
         let isCard = name.hasSuffix(".json")
-        guard isLeftover || isCard else { continue }
-        if isCard, let key = CardKey(hex: String(name.dropLast(5))), try keeps(key) { continue }
-        let path = (cardsDirectory as NSString).appendingPathComponent(name)
+        guard isLeftover || isCard else { return }
+        if isCard, let key = CardKey(hex: String(name.dropLast(5))), try keeps(key) { return }
+        let path = FilePath(cardsDirectory).appending(name).string
         guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
           throw SystemCall.error("remove", path)
         }
         if isCard { summary.removed += 1 }
       }
+      return summary
     }
 
     private func keeps(_ key: CardKey) throws(StoreError) -> Bool {

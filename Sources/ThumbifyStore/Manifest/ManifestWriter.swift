@@ -40,11 +40,13 @@ package final class ManifestWriter {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
     let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".tmp-"
-    guard let entries = try? DirectoryEntries(directory.isEmpty ? "/" : directory) else { return 0 }
+    // `/manifest.jsonl`'s directory is the root.
+    let listed = FilePath(directory.isEmpty ? "/" : directory)
+    guard let entries = try? DirectoryEntries(listed.string) else { return 0 }
     var removed = 0
     while let name = try? entries.next() {
       guard name.hasPrefix(prefix), name.dropFirst(prefix.count).allSatisfy(\.isNumber) else { continue }
-      if unlink(directory + "/" + name) == 0 { removed += 1 }
+      if unlink(listed.appending(name).string) == 0 { removed += 1 }
     }
     return removed
   }
@@ -75,7 +77,7 @@ package final class ManifestWriter {
     try flush()
     guard fsync(descriptor) == 0 else { throw SystemCall.error("sync", temporaryPath) }
     guard rename(temporaryPath, path) == 0 else { throw SystemCall.error("rename into", path) }
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = FilePath(path).removingLastComponent().string
     let directoryDescriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY)
     if directoryDescriptor >= 0 {
       _ = fsync(directoryDescriptor)

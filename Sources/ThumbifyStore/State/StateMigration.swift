@@ -80,8 +80,8 @@ package enum StateMigration {
     guard FileSystem.isDirectory(old) else { return .nothing }
     let oldLock = try RunLock(path: layout.legacyLock, directory: layout.directory)
     defer { withExtendedLifetime(oldLock) {} }
-    let parent = (new as NSString).deletingLastPathComponent
-    let name = (new as NSString).lastPathComponent
+    let parent = FilePath(new).removingLastComponent().string
+    let name = FilePath(new).lastComponent ?? new
     try FileSystem.makeDirectories(parent.isEmpty ? "." : parent)
     // Only a migration of this output directory writes `<name>.tmp-<pid>`, and it holds the old lock.
     removeStaleCopies(in: parent.isEmpty ? "." : parent, prefix: name + ".tmp-")
@@ -107,7 +107,7 @@ package enum StateMigration {
     guard mkdir(temporary, 0o755) == 0 else { throw SystemCall.error("create directory", temporary) }
     var copied = 0
     for file in try entries(of: old) where file != OutputLayout.lockName {
-      let source = old + "/" + file
+      let source = FilePath(old).appending(file).string
       var status = stat()
       guard lstat(source, &status) == 0 else { throw SystemCall.error("read", source) }
       guard (status.st_mode & S_IFMT) == S_IFREG else {
@@ -115,7 +115,7 @@ package enum StateMigration {
           path: source, operation: "move",
           message: "it is not a regular file (a state directory holds only files); move it by hand")
       }
-      try copyDurably(source, to: temporary + "/" + file)
+      try copyDurably(source, to: FilePath(temporary).appending(file).string)
       copied += 1
       if stop == .copiedOneFile, copied == 1 { return nil }
     }
@@ -155,7 +155,7 @@ package enum StateMigration {
     guard FileSystem.isDirectory(directory) else { return true }
     var removed = 0
     for file in try entries(of: directory) {
-      let path = directory + "/" + file
+      let path = FilePath(directory).appending(file).string
       guard unlink(path) == 0 || Errno.current == .noSuchFileOrDirectory else {
         throw SystemCall.error("remove", path)
       }
@@ -165,7 +165,7 @@ package enum StateMigration {
     guard rmdir(directory) == 0 || Errno.current == .noSuchFileOrDirectory else {
       throw SystemCall.error("remove", directory)
     }
-    syncDirectory((directory as NSString).deletingLastPathComponent)
+    syncDirectory(FilePath(directory).removingLastComponent().string)
     return true
   }
 
@@ -187,21 +187,16 @@ package enum StateMigration {
 
   /// The names in `directory`, but `.` and `..`.
   private static func entries(of directory: String) throws(StoreError) -> [String] {
-    do {
-      let entries = try DirectoryEntries(directory)
-      var names: [String] = []
-      while let name = try entries.next() { names.append(name) }
-      return names
-    } catch {
-      throw SystemCall.error("list", directory, error)
-    }
+    var names: [String] = []
+    try DirectoryEntries.forEach(in: directory) { names.append($0) }
+    return names
   }
 
   /// Removes `<prefix><digits>` directories (copies a killed migration left) and their files.
   private static func removeStaleCopies(in directory: String, prefix: String) {
     guard let names = try? entries(of: directory) else { return }
     for name in names where name.hasPrefix(prefix) && name.dropFirst(prefix.count).allSatisfy(\.isNumber) {
-      _ = try? removeTree(directory + "/" + name, stoppingAfter: nil)
+      _ = try? removeTree(FilePath(directory).appending(name).string, stoppingAfter: nil)
     }
   }
 

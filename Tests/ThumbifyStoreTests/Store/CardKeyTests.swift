@@ -26,8 +26,10 @@ struct CardKeyTests {
   }
 
   @Test func nonHTTPURLsHaveNoKey() {
-    #expect(throws: FetchError.self) { try CardKey(url: "javascript:alert(1)") }
-    #expect(throws: FetchError.self) { try CardKey(url: "not a url") }
+    #expect(throws: URLNormalizationError.unsupportedScheme("javascript")) {
+      try CardKey(url: "javascript:alert(1)")
+    }
+    #expect(throws: URLNormalizationError.invalidURL("not a url")) { try CardKey(url: "not a url") }
   }
 
   @Test(arguments: ["", "abc", String(repeating: "A", count: 64), String(repeating: "g", count: 64)])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ThumbifyExtracting
 @testable import ThumbifyStore
 @testable import ThumbifyTestSupport
 

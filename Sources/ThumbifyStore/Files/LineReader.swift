@@ -1,4 +1,5 @@
 import Foundation
+import ThumbifySystem
 
 /// Reads a file (or bytes) one line at a time, holding only the current line.
 ///

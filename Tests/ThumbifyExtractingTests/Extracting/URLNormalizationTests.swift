@@ -72,8 +72,10 @@ struct URLNormalizationTests {
       "http:/example.com/", "http:///a", "https://a/", "http://a:1/", "http://a:99999/",
     ]
     for spelling in spellings {
-      let byRules = Result { () throws(FetchError) in try URLNormalization.normalizeByRules(spelling) }
-      let fast = Result { () throws(FetchError) in try URLNormalization.normalize(spelling) }
+      let byRules = Result { () throws(URLNormalizationError) in
+        try URLNormalization.normalizeByRules(spelling)
+      }
+      let fast = Result { () throws(URLNormalizationError) in try URLNormalization.normalize(spelling) }
       #expect(fast == byRules, "\(spelling)")
       if URLNormalization.isAlreadyNormal(spelling) { #expect(try byRules.get() == spelling, "\(spelling)") }
     }
@@ -85,7 +87,8 @@ struct URLNormalizationTests {
     let spellings = [
       "http://example.com/a", "HTTP://EXAMPLE.com:80/a", "http://example.com/./a#x", "http://example.com/%61",
     ]
-    let normalized = try Set(spellings.map { url throws(FetchError) in try URLNormalization.normalize(url) })
+    let normalized = try Set(
+      spellings.map { url throws(URLNormalizationError) in try URLNormalization.normalize(url) })
     #expect(normalized == ["http://example.com/a"])
   }
 
@@ -100,7 +103,7 @@ struct URLNormalizationTests {
     #expect {
       try URLNormalization.normalize(input)
     } throws: { error in
-      if case .unsupportedScheme = error as? FetchError { return true }
+      if case .unsupportedScheme = error as? URLNormalizationError { return true }
       return false
     }
   }
@@ -110,7 +113,7 @@ struct URLNormalizationTests {
     "http://host:8x/", "http://[::1/", "://x", "http://a<b/",
   ])
   func rejectsInvalidURLs(input: String) {
-    #expect(throws: FetchError.invalidURL(input)) { try URLNormalization.normalize(input) }
+    #expect(throws: URLNormalizationError.invalidURL(input)) { try URLNormalization.normalize(input) }
   }
 
 }

@@ -1,6 +1,3 @@
-import ThumbifyExtracting
-import ThumbifyFetching
-
 /// Normalizes crawl URLs so that spellings of the same resource de-duplicate to one string.
 ///
 /// The normalized form is what `CrawlRecord.normalizedURL` holds, what the state database and the
@@ -29,15 +26,15 @@ import ThumbifyFetching
 package enum URLNormalization {
   /// Returns the normalized form of `url`.
   ///
-  /// - Throws: `FetchError.unsupportedScheme` for a scheme other than http/https, `FetchError.invalidURL`
-  ///   for anything that is not an absolute http(s) URL with a valid host and port.
-  package static func normalize(_ url: String) throws(FetchError) -> String {
+  /// - Throws: `URLNormalizationError.unsupportedScheme` for a scheme other than http/https,
+  ///   `.invalidURL` for anything that is not an absolute http(s) URL with a valid host and port.
+  package static func normalize(_ url: String) throws(URLNormalizationError) -> String {
     if isAlreadyNormal(url) { return url }
     return try normalizeByRules(url)
   }
 
   /// `normalize(_:)` without the already-normal shortcut (`isAlreadyNormal(_:)`): every rule applied.
-  static func normalizeByRules(_ url: String) throws(FetchError) -> String {
+  static func normalizeByRules(_ url: String) throws(URLNormalizationError) -> String {
     let trimmed = url.trimmingASCIIWhitespace()
     var rest = Substring(trimmed)
     guard let colon = rest.firstIndex(of: ":"), colon != rest.startIndex else { throw .invalidURL(url) }
@@ -87,7 +84,7 @@ package enum URLNormalization {
   }
 
   /// Splits `host[:port]`, keeping IPv6 literals (`[::1]:8080`) whole.
-  private static func splitHostPort(_ text: Substring, url: String) throws(FetchError) -> (
+  private static func splitHostPort(_ text: Substring, url: String) throws(URLNormalizationError) -> (
     Substring, Substring?
   ) {
     if text.hasPrefix("[") {
@@ -104,7 +101,7 @@ package enum URLNormalization {
 
   /// Lower-cases, percent-decodes and IDNA-encodes a host with the WHATWG host parser (`WebURLHost`),
   /// which also writes IPv4 numbers in any base (`0x7f000001`, `127.1`) as dotted decimal.
-  private static func normalizeHost(_ host: Substring, url: String) throws(FetchError) -> String {
+  private static func normalizeHost(_ host: Substring, url: String) throws(URLNormalizationError) -> String {
     guard let parsed = WebURLHost.parse(Array(host.utf8)[...]), parsed != "." else { throw .invalidURL(url) }
     return parsed
   }

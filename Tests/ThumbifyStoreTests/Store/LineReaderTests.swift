@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ThumbifyStore
 @testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThumbifySystem
 
 /// The POSIX file calls the store and manifests make, each failure turned
 /// into a `StoreError` carrying `strerror(errno)`.
@@ -69,7 +70,7 @@ package enum FileSystem {
     var removed = 0
     while let name = try? entries.next() {
       guard name.hasPrefix(".tmp-") else { continue }
-      let path = directory + "/" + name
+      let path = FilePath(directory).appending(name).string
       var status = stat()
       guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
         now - Double(status.st_mtim.tv_sec) >= age

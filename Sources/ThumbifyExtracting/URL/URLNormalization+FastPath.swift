@@ -1,5 +1,3 @@
-import ThumbifyExtracting
-
 extension URLNormalization {
   /// Whether `url` is already in normalized form, decided from its bytes alone.
   ///
@@ -12,7 +10,7 @@ extension URLNormalization {
   /// same string for these inputs (URLNormalizationTests compares both on every test spelling).
   ///
   /// - Complexity: O(n) in the URL's length, no allocation.
-  static func isAlreadyNormal(_ url: String) -> Bool {
+  package static func isAlreadyNormal(_ url: String) -> Bool {
     var url = url
     return url.withUTF8 { bytes in isAlreadyNormal(bytes) }
   }
