@@ -39,7 +39,7 @@ struct LinkCardSampleTests {
     #expect(metadata.title == "Storm season")
     #expect(metadata.url == site.articleURL)
     let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-    #expect(files == ["card.webp", "card2x.webp", "icon.webp"])
+    #expect(files == ["card.webp", "card2x.jpg", "icon.webp"])
     let card = try Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent("card.webp"))
     #expect(card.prefix(4) == Data("RIFF".utf8))
   }

@@ -25,8 +25,10 @@ struct PublicLinkMetadataThumbnailTests {
     // `card` is 600 wide: the 2:1 image becomes 600×300; `card2x` never upscales past 800×400.
     #expect(image.variants.map(\.width) == [600, 800])
     #expect(image.variants.map(\.height) == [300, 400])
-    #expect(
-      image.variants.allSatisfy { $0.format == .webp && Array($0.bytes.prefix(4)) == Array("RIFF".utf8) })
+    // The source is a JPEG: `card2x` keeps it JPEG (keep-jpeg), `card` is WebP.
+    #expect(image.variants.map(\.format) == [.webp, .jpeg])
+    #expect(Array(image.variants[0].bytes.prefix(4)) == Array("RIFF".utf8))
+    #expect(Array(image.variants[1].bytes.prefix(3)) == [0xFF, 0xD8, 0xFF])
     #expect(!image.placeholder.isEmpty)
     #expect(image.color.hasPrefix("#") && image.color.count == 7)
     #expect(icon.name == "icon" && icon.width == 64 && icon.height == 64 && icon.format == .webp)

@@ -11,14 +11,17 @@ extension ThumbnailVariant {
   public var role: Role { name.hasPrefix("icon") ? .icon : .image }
 
   /// The canonical spelling, `card=600x1200,contain,webp,q=80` (and `,m=N` when the variant sets
-  /// libwebp's method, `,pass` when it ``passesThrough``).
+  /// libwebp's method, `,pass` when it ``passesThrough``, `,keep-jpeg=N` when it has a ``jpegSourceQuality``).
   public var specification: String {
     "\(name)=\(box),\(fit.rawValue),\(encoding.format.rawValue),q=\(encoding.quality)"
       + (encoding.webpMethod.map { ",m=\($0)" } ?? "") + (passesThrough ? ",pass" : "")
+      + (jpegSourceQuality.map { ",keep-jpeg=\($0)" } ?? "")
   }
 
-  /// Parses a `--variant` value: `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass]`; `nil`
-  /// when malformed. `m` is libwebp's method, 0–6; `pass` sets ``passesThrough``.
+  /// Parses a `--variant` value:
+  /// `name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass][,keep-jpeg=N]`; `nil` when malformed.
+  /// `m` is libwebp's method, 0–6; `pass` sets ``passesThrough``; `keep-jpeg=N` (1–100) sets
+  /// ``jpegSourceQuality``.
   ///
   /// A name starting with `icon` makes the variant from the site icon; any other from the card image.
   public init?(specification text: String) {
@@ -45,6 +48,10 @@ extension ThumbnailVariant {
         encoding.webpMethod = method
       } else if option == "pass" {
         passesThrough = true
+      } else if option.hasPrefix("keep-jpeg="), let quality = Int(option.dropFirst(10)),
+        (1...100).contains(quality)
+      {
+        jpegSourceQuality = quality
       } else {
         return nil
       }

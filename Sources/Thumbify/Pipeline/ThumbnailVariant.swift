@@ -18,13 +18,20 @@ public struct ThumbnailVariant: Sendable, Hashable {
   /// that is smaller than the encode (docs/imaging.md, "Pass-through"): on for ``defaults``, off unless
   /// asked otherwise, so a variant given by its format (`--variant …,jpeg`) always has that format.
   public var passesThrough: Bool
+  /// The JPEG quality (1–100) a **JPEG source** is encoded at instead of ``encoding`` (`--variant …,keep-jpeg=N`;
+  /// `nil`: every source is encoded as ``encoding`` says). The rule is by the source's format, sniffed from its
+  /// bytes, never by guessing its content: a publisher's JPEG is a photo or was already given JPEG's artefacts,
+  /// while PNG, GIF, WebP and the rest (illustrations, screenshots, logos) keep ``encoding``. On for
+  /// ``card2x`` (docs/imaging.md, "How the default encodings were chosen").
+  public var jpegSourceQuality: Int?
 
   /// A variant named `name`: `box` and `fit`, encoded as `format` at `quality` (1–100) with libwebp's
-  /// `webpMethod` (0–6, `nil` for libwebp's default); smaller images are enlarged only with
-  /// `allowsUpscaling`.
+  /// `webpMethod` (0–6, `nil` for libwebp's default), and a JPEG source as JPEG at `jpegSourceQuality`
+  /// when set; smaller images are enlarged only with `allowsUpscaling`.
   public init(
     name: String, box: Size, fit: Fit = .contain, format: OutputFormat = .webp, quality: Int = 80,
-    webpMethod: Int? = nil, allowsUpscaling: Bool = false, passesThrough: Bool = false
+    webpMethod: Int? = nil, allowsUpscaling: Bool = false, passesThrough: Bool = false,
+    jpegSourceQuality: Int? = nil
   ) {
     self.name = name
     self.box = box
@@ -32,6 +39,14 @@ public struct ThumbnailVariant: Sendable, Hashable {
     self.encoding = EncodeOptions(format: format, quality: quality, webpMethod: webpMethod)
     self.allowsUpscaling = allowsUpscaling
     self.passesThrough = passesThrough
+    self.jpegSourceQuality = jpegSourceQuality
+  }
+
+  /// How a source sniffed as `source` is encoded: JPEG at ``jpegSourceQuality`` for a JPEG source when
+  /// that is set, else ``encoding``.
+  public func encoding(forSource source: ImageFormat?) -> EncodeOptions {
+    guard let jpegSourceQuality, source == .jpeg else { return encoding }
+    return EncodeOptions(format: .jpeg, quality: jpegSourceQuality)
   }
 
   /// A link card's image, 600 px wide: the box is 600×1200, contained, WebP q85 at libwebp method 2
@@ -42,9 +57,13 @@ public struct ThumbnailVariant: Sendable, Hashable {
   /// becomes 240×1200). Never upscaled. One of ``defaults``.
   public static let card = ThumbnailVariant(
     name: "card", box: Size(width: 600, height: 1200), quality: 85, webpMethod: 2, passesThrough: true)
-  /// The card image for 2× displays: 1200×2400, contained, WebP q85 at method 2. One of ``defaults``.
+  /// The card image for 2× displays: 1200×2400, contained; a JPEG source as baseline JPEG q70,
+  /// anything else as WebP q85 at method 2 (chosen by measurement: on photos sharper than the WebP encode for
+  /// a tenth of its CPU at a quarter more bytes; illustrations keep WebP, no JPEG ringing; docs/imaging.md).
+  /// One of ``defaults``.
   public static let card2x = ThumbnailVariant(
-    name: "card2x", box: Size(width: 1200, height: 2400), quality: 85, webpMethod: 2, passesThrough: true)
+    name: "card2x", box: Size(width: 1200, height: 2400), quality: 85, webpMethod: 2, passesThrough: true,
+    jpegSourceQuality: 70)
   /// A site icon: 64×64, centre-cropped (smaller icons are kept at their size), WebP q80 (lossless
   /// alpha is kept). One of ``defaults``.
   public static let icon = ThumbnailVariant(

@@ -11,7 +11,8 @@
 /// YCbCr and grayscale JPEGs take the planar path when the decoder
 /// and encoder support it (`PlanarImageDecoding`, `PlanarImageEncoding`):
 /// decoded to Y′CbCr planes, each plane resized, WebP encoded from the planes,
-/// when every variant is WebP. See docs/imaging.md.
+/// when every variant is WebP or keeps a JPEG source JPEG (`keep-jpeg`, encoded from the
+/// source's own planes). See docs/imaging.md.
 ///
 /// ```swift
 /// let thumbnailer = Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: "out"))
@@ -56,14 +57,21 @@ package struct Thumbnailer: Sendable {
     // Only looked at when a variant could use it: a few header bytes, no decode.
     let webReady = variants.contains(where: \.passesThrough) ? WebReadyImage.format(of: data) : nil
     let passThrough = webReady.map { PassThroughSource(bytes: data, format: $0) }
+    // The source's format only matters to a variant that keeps a JPEG source JPEG (`keep-jpeg`).
+    let sourceFormat = variants.contains { $0.jpegSourceQuality != nil } ? ImageFormat(sniffing: data) : nil
+    let encodings = variants.map { $0.encoding(forSource: sourceFormat) }
     let hint = ThumbnailVariant.decodeTarget(for: variants)
     options.target = hint?.target
     options.fit = hint?.fit ?? .contain
     if usesPlanarPath, let planarDecoder = decoder as? any PlanarImageDecoding,
       let planarEncoder = encoder as? any PlanarImageEncoding,
-      // Only when every variant is encoded from 4:2:0 planes (WebP): RGB outputs keep the RGB
-      // path, whose chroma is what the reference measures (docs/imaging.md).
-      variants.allSatisfy({ planarEncoder.acceptsPlanes(for: $0.encoding) })
+      // Only when every variant is encoded from 4:2:0 planes (WebP, or JPEG from a JPEG source's own
+      // planes): other RGB outputs keep the RGB path, whose chroma is what the reference measures
+      // (docs/imaging.md).
+      zip(variants, encodings).allSatisfy({ variant, encoding in
+        planarEncoder.acceptsPlanes(for: encoding)
+          || (variant.jpegSourceQuality != nil && sourceFormat == .jpeg)
+      })
     {
       let planes: DecodedPlanes?
       do {
@@ -74,7 +82,7 @@ package struct Thumbnailer: Sendable {
       if let planes {
         return try thumbnails(
           of: planes.image, originalSize: planes.originalSize, profile: planes.profile, source: source,
-          passThrough: passThrough, variants: variants,
+          passThrough: passThrough, variants: variants, encodings: encodings,
           resize: { resampler.resize(planes, geometry: $0, chromaFactor: (2, 2)) },
           placeholder: { Placeholder(planes: $0) },
           encode: { (image, options) throws(ImageError) in try planarEncoder.encode(image, options: options) }
@@ -89,7 +97,8 @@ package struct Thumbnailer: Sendable {
     }
     return try thumbnails(
       of: decoded.buffer, originalSize: decoded.originalSize, profile: decoded.profile, source: source,
-      passThrough: passThrough, variants: variants, resize: { resampler.resize(decoded, geometry: $0) },
+      passThrough: passThrough, variants: variants, encodings: encodings,
+      resize: { resampler.resize(decoded, geometry: $0) },
       placeholder: { Placeholder(image: $0) },
       encode: { (pixels, options) throws(ImageError) in try encoder.encode(pixels, options: options) })
   }
@@ -98,7 +107,7 @@ package struct Thumbnailer: Sendable {
   /// placeholder from the first variant's pixels (from the decode itself when there is no variant).
   private func thumbnails<Pixels>(
     of decoded: Pixels, originalSize: Size, profile: SourceProfile?, source: String,
-    passThrough: PassThroughSource?, variants: [ThumbnailVariant],
+    passThrough: PassThroughSource?, variants: [ThumbnailVariant], encodings: [EncodeOptions],
     resize: (ThumbnailGeometry) -> Pixels, placeholder: (Pixels) -> Placeholder,
     encode: (Pixels, EncodeOptions) throws(ImageError) -> [UInt8]
   ) throws(ThumbnailError) -> ThumbnailSet {
@@ -106,7 +115,7 @@ package struct Thumbnailer: Sendable {
     var thumbnails: [Thumbnail] = []
     // The last encode of this picture: its bytes per pixel predict another variant's.
     var lastEncode: (bytes: Int, pixels: Int)?
-    for variant in variants {
+    for (variant, encoding) in zip(variants, encodings) {
       let geometry = ThumbnailGeometry(
         source: originalSize, box: variant.box, fit: variant.fit, allowsUpscaling: variant.allowsUpscaling)
       let passable = variant.passesThrough ? passThrough?.fitting(geometry, originalSize: originalSize) : nil
@@ -120,7 +129,7 @@ package struct Thumbnailer: Sendable {
       if shown == nil { shown = placeholder(pixels) }
       let encoded: [UInt8]
       do {
-        encoded = try encode(pixels, variant.encoding)
+        encoded = try encode(pixels, encoding)
       } catch {
         throw .image(error)
       }
@@ -129,7 +138,7 @@ package struct Thumbnailer: Sendable {
         thumbnails.append(
           try stored(passable.bytes, format: passable.format, variant: variant, geometry: geometry))
       } else {
-        thumbnails.append(try stored(encoded, variant: variant, geometry: geometry))
+        thumbnails.append(try stored(encoded, format: encoding.format, variant: variant, geometry: geometry))
       }
     }
     let picked = shown ?? placeholder(decoded)

@@ -115,8 +115,9 @@ package protocol PlanarImageDecoding: ImageDecoding {
 
 /// An encoder that can also encode 4:2:0 Y′CbCr planes, for some output formats.
 package protocol PlanarImageEncoding: ImageEncoding {
-  /// Encodes 4:2:0 planes; only called when ``acceptsPlanes(for:)`` is true for `options`.
+  /// Encodes 4:2:0 planes: called when ``acceptsPlanes(for:)`` is true for `options`, and for JPEG
+  /// output from a JPEG source's own planes (a variant's `keep-jpeg`, docs/imaging.md).
   func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8]
-  /// Whether the planar ``encode(_:options:)`` takes planes for `options` (WebP does).
+  /// Whether the planar ``encode(_:options:)`` takes planes for `options` from any source (WebP does).
   func acceptsPlanes(for options: EncodeOptions) -> Bool
 }

@@ -36,19 +36,20 @@ extension WebPEncoder {
 }
 
 extension ImageEncoder: PlanarImageEncoding {
-  /// WebP takes 4:2:0 planes; PNG and JPEG are encoded from RGB.
+  /// WebP takes 4:2:0 planes; PNG and JPEG are encoded from RGB, unless the thumbnailer hands a JPEG
+  /// source's own planes to a JPEG encode (``ThumbnailVariant``'s `keep-jpeg`, docs/imaging.md).
   package func acceptsPlanes(for options: EncodeOptions) -> Bool { options.format == .webp }
 
-  /// Encodes 4:2:0 planes as WebP.
+  /// Encodes 4:2:0 planes as WebP, or as JPEG (`tjCompressFromYUVPlanes`).
   ///
-  /// - Throws: ``ImageError/encodingFailed(format:message:)`` for PNG and JPEG
-  ///   (``acceptsPlanes(for:)`` is false: convert with ``YCbCrImage/rgb()`` first)
-  ///   and for planes that are not 4:2:0.
+  /// - Throws: ``ImageError/encodingFailed(format:message:)`` for PNG and AVIF
+  ///   (convert with ``YCbCrImage/rgb()`` first) and for planes that are not 4:2:0.
   package func encode(_ image: YCbCrImage, options: EncodeOptions) throws(ImageError) -> [UInt8] {
-    guard acceptsPlanes(for: options) else {
-      throw .encodingFailed(
-        format: options.format == .png ? .png : .jpeg, message: "Only WebP is encoded from planes.")
+    switch options.format {
+    case .webp: try webp.encode(image, options: options)
+    case .jpeg: try jpeg.encode(image, options: options)
+    case .png: throw .encodingFailed(format: .png, message: "Only WebP and JPEG are encoded from planes.")
+    case .avif: throw .encodingFailed(format: .avif, message: "Only WebP and JPEG are encoded from planes.")
     }
-    return try webp.encode(image, options: options)
   }
 }

@@ -18,7 +18,7 @@ struct CrawlImagingTests {
     return url.path + "/samples/photos"
   }()
 
-  @Test func cardsAreWebPAtTheDefaultWidthsAndNeverUpscaled() async throws {
+  @Test func cardsAreMadeAtTheDefaultWidthsAndNeverUpscaled() async throws {
     let directory = makeTemporaryDirectory("imaging")
     defer { removeDirectory(directory) }
     let fetcher = StubFetcher()
@@ -46,13 +46,15 @@ struct CrawlImagingTests {
     #expect(storms.color.hasPrefix("#") && storms.color.count == 7)
     let icon = try #require(records[0].icon?.variants.first)
     #expect(icon.width == 64 && icon.height == 64)
+    // storm.jpg is a JPEG: its card2x stays JPEG (keep-jpeg); the card and the icon are WebP.
+    #expect(storms.variants.map(\.format) == [.webp, .jpeg] && icon.format == .webp)
     for variant in storms.variants + [icon] {
       let bytes = try #require(FileManager.default.contents(atPath: directory + "/" + variant.path))
-      #expect(Array(bytes.prefix(4)) == Array("RIFF".utf8))
+      #expect(ImageFormat(sniffing: [UInt8](bytes))?.rawValue == variant.format.rawValue)
       #expect(SHA256Digest.hex(of: [UInt8](bytes)) == variant.sha256)
       #expect(
         variant.path
-          == "blobs/\(variant.sha256.prefix(2))/\(variant.sha256.dropFirst(2).prefix(2))/\(variant.sha256).webp"
+          == "blobs/\(variant.sha256.prefix(2))/\(variant.sha256.dropFirst(2).prefix(2))/\(variant.sha256).\(variant.format.fileExtension)"
       )
     }
     // flower.png (399×300) is smaller than both card boxes: kept at its size.

@@ -68,9 +68,10 @@ struct DefaultVariantsTests {
       #expect([UInt8](bytes) == made.bytes, "\(made.name)")
     }
     #expect(image.placeholder == crawledImage.placeholder && image.color == crawledImage.color)
-    // storm.jpg is 945×630: card 600×400, card2x its own size (never upscaled); the icon 64×64 WebP.
+    // storm.jpg is 945×630: card 600×400 WebP, card2x its own size (never upscaled) as JPEG (a JPEG source,
+    // keep-jpeg); the icon 64×64 WebP.
     #expect(library.map(\.width) == [600, 945, 64])
     #expect(library.map(\.height) == [400, 630, 64])
-    #expect(library.allSatisfy { $0.format == .webp })
+    #expect(library.map(\.format) == [.webp, .jpeg, .webp])
   }
 }

@@ -143,6 +143,11 @@ struct VariantSpecificationTests {
     ("card2x=1200x2400,q=85,m=2", "card2x=1200x2400,contain,webp,q=85,m=2"),
     ("fast=600x600,m=0,webp", "fast=600x600,contain,webp,q=80,m=0"),
     ("card=600x1200,pass,q=85", "card=600x1200,contain,webp,q=85,pass"),
+    (
+      "card2x=1200x2400,keep-jpeg=70,q=85,m=2,pass",
+      "card2x=1200x2400,contain,webp,q=85,m=2,pass,keep-jpeg=70"
+    ),
+    ("x=10x10,keep-jpeg=100,png", "x=10x10,contain,png,q=80,keep-jpeg=100"),
   ])
   func parsesAndPrintsCanonically(text: String, canonical: String) throws {
     let variant = try #require(ThumbnailVariant(specification: text))
@@ -152,6 +157,9 @@ struct VariantSpecificationTests {
   @Test(arguments: [
     "card", "=600x300", "card=600", "card=0x10", "card=600x300,gif", "card=600x300,heic", "card=600x300,q=0",
     "c d=1x1", "card=600x300,m=7", "card=600x300,m=-1", "card=600x300,m=",
+    "card=600x300,keep-jpeg", "card=600x300,keep-jpeg=", "card=600x300,keep-jpeg=0",
+    "card=600x300,keep-jpeg=101",
+    "card=600x300,keep-jpeg=q70", "card=600x300,keep-jpeg=-5", "card=600x300,keep-jpg=70",
   ])
   func rejectsMalformedSpecifications(text: String) {
     #expect(ThumbnailVariant(specification: text) == nil)
@@ -166,7 +174,8 @@ struct VariantSpecificationTests {
   @Test func theDefaultsSpellTheirEncoderSettings() {
     #expect(
       ThumbnailVariant.defaults.map(\.specification) == [
-        "card=600x1200,contain,webp,q=85,m=2,pass", "card2x=1200x2400,contain,webp,q=85,m=2,pass",
+        "card=600x1200,contain,webp,q=85,m=2,pass",
+        "card2x=1200x2400,contain,webp,q=85,m=2,pass,keep-jpeg=70",
         "icon=64x64,cover,webp,q=80,pass",
       ])
     #expect(ThumbnailVariant.defaultImageVariants == [.card, .card2x])

@@ -38,7 +38,8 @@ struct ThumbnailerTests {
       set.variants.map { Size(width: $0.width, height: $0.height) } == [
         Size(width: 600, height: 400), Size(width: 945, height: 630), Size(width: 64, height: 64),
       ])
-    #expect(set.variants.map(\.format) == [.webp, .webp, .webp])
+    // storm.jpg is a JPEG: card2x keeps it JPEG (keep-jpeg), card and icon are WebP.
+    #expect(set.variants.map(\.format) == [.webp, .jpeg, .webp])
     for thumbnail in set.variants {
       let bytes = try #require(FileManager.default.contents(atPath: root + "/" + thumbnail.path))
       #expect(bytes.count == thumbnail.bytes)
