@@ -19,6 +19,7 @@ let package = Package(
     systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
     systemLibrary("CTurboJPEG", pkgConfig: "libturbojpeg", apt: "libturbojpeg0-dev"),
     systemLibrary("CPNG", pkgConfig: "libpng16", apt: "libpng-dev"),
+    systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: "libdeflate-dev"),  // PNG image data, CPNGRows
     systemLibrary("CWebP", pkgConfig: "libwebp", apt: "libwebp-dev"),
     systemLibrary("CGIF", pkgConfig: nil, apt: "libgif-dev"),
     systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
@@ -32,8 +33,9 @@ let package = Package(
     // The library's layers, each a target so that the compiler refuses an upward import
     // (docs/architecture.md): system → imaging, fetching, extracting → store, rendering → Thumbify → CLI.
     .target(name: "ThumbifySystem", dependencies: ["CCrypto"]),
-    // libpng's row-by-row reading, in C so that its longjmp errors never cross Swift frames.
-    .target(name: "CPNGRows", dependencies: ["CPNG"]),
+    // libpng's row-by-row reading, in C so that its longjmp errors never cross Swift frames; libdeflate
+    // inflates a plain image's data in one call there.
+    .target(name: "CPNGRows", dependencies: ["CPNG", "CDeflate"]),
     // The decode journal's fatal-signal handler (crash-loop protection), in C: async-signal-safe code.
     .target(name: "CDecodeJournal"),
     .target(

@@ -36,9 +36,10 @@ struct PNGDecoder: ImageDecoding {
   }
 
   /// The decoded (possibly shrunk) pixels as stored (neither oriented nor colour-converted), the
-  /// reader's facts (size, profile, orientation) and the shrink's scale.
-  private static func read(_ png: UnsafeRawBufferPointer, options: DecodeOptions)
-    throws(ImageError) -> (buffer: PixelBuffer, rows: RowReader, scale: Double?)
+  /// reader's facts (size, profile, orientation), the shrink's scale, and whether the rows came from the
+  /// whole-image path (libdeflate and thumbify's unfiltering) rather than libpng's row reads.
+  static func read(_ png: UnsafeRawBufferPointer, options: DecodeOptions)
+    throws(ImageError) -> (buffer: PixelBuffer, rows: RowReader, scale: Double?, isWholeImage: Bool)
   {
     let reader = RowReader(options: options)
     var message = [CChar](repeating: 0, count: 256)
@@ -56,15 +57,15 @@ struct PNGDecoder: ImageDecoding {
         &message, message.count)
     }
     if let error = reader.error { throw error }
-    guard status == 1, var canvas = reader.canvas else {
+    guard status == 1 || status == 2, var canvas = reader.canvas else {
       let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
       throw .corrupt(format: .png, message: text.isEmpty ? "libpng reported no message." : text)
     }
-    return (canvas.finish(), reader, canvas.exactScale)
+    return (canvas.finish(), reader, canvas.exactScale, status == 2)
   }
 
   /// The state libpng's callbacks reach through their context pointer.
-  private final class RowReader {
+  final class RowReader {
     let options: DecodeOptions
     var canvas: ShrinkingCanvas?
     var size = Size(width: 0, height: 0)
