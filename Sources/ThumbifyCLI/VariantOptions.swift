@@ -6,8 +6,8 @@ enum VariantOptions {
     .option(
       "variant", value: "spec",
       help:
-        "A thumbnail to make, as name=WxH[,contain|cover][,webp|jpeg|png|avif][,q=N][,m=N][,pass][,keep-jpeg=N]; "
-        + "repeat for several. Names starting with 'icon' are made from the icon; 'pass' stores a web-ready source "
+        "A thumbnail to make, as name=WxH[,fit][,format][,q=N][,m=N][,pass][,keep-jpeg=N] (fit: contain or "
+        + "cover; format: webp, jpeg, png or avif); repeat for several. Names starting with 'icon' are made from the icon; 'pass' stores a web-ready source "
         + "that fits as it is when smaller; 'keep-jpeg=N' encodes a JPEG source as JPEG at quality N. (default: "
         + "card=600x1200,q=85,m=2,pass, card2x=1200x2400,q=85,m=2,pass,keep-jpeg=70, icon=64x64,cover,pass)",
       isRepeating: true)
