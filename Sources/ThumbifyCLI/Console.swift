@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThumbifySystem
 
 /// Where a command's text goes, and where its standard input comes from.
 ///
@@ -43,23 +44,12 @@ package final class Console: Sendable {
     error: { writeAll($0, to: STDERR_FILENO) }
   )
 
-  /// Writes `text` to `descriptor` with write(2) until all of it is written (or it fails): no copy
-  /// into a `Data` first, as `serve`'s access log writes a line a request here.
+  /// Writes `text` to `descriptor` with write(2) until all of it is written (or it fails; a log line
+  /// has nowhere else to go): no copy into a `Data` first, as `serve`'s access log writes a line a
+  /// request here. EINTR is retried in `SystemCall`, as everywhere.
   private static func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
-    text.withUTF8 { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written > 0 {
-          offset += written
-        } else if written < 0 && errno == EINTR {
-          continue
-        } else {
-          return
-        }
-      }
-    }
+    text.withUTF8 { _ = SystemCall.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
   }
 
   package func print(_ text: String, terminator: String = "\n") {
