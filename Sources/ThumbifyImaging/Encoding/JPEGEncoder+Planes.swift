@@ -18,29 +18,19 @@ extension JPEGEncoder {
     // TurboJPEG reads the luma plane to whole chroma samples (an even width and height for 4:2:0).
     let padded = Size(width: chroma.width * 2, height: chroma.height * 2)
     let luma = padded == size ? full.luma.samples : Self.padded(full.luma, to: padded)
-    guard let handle = tjInitCompress() else {
-      throw .encodingFailed(format: .jpeg, message: String(cString: tjGetErrorStr2(nil)))
-    }
-    defer { tjDestroy(handle) }
-    var output: UnsafeMutablePointer<UInt8>?
-    var length: UInt = 0
-    let quality = Int32(min(max(options.quality, 1), 100))
-    let status = luma.withUnsafeBufferPointer { y in
-      full.cb.samples.withUnsafeBufferPointer { cb in
-        full.cr.samples.withUnsafeBufferPointer { cr in
-          var planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
-          let strides: [Int32] = [Int32(padded.width), Int32(chroma.width), Int32(chroma.width)]
-          return tjCompressFromYUVPlanes(
-            handle, &planes, Int32(size.width), strides, Int32(size.height), Int32(TJSAMP_420.rawValue),
-            &output, &length, quality, 0)
+    return try Self.compress(options: options) { handle, quality, output, length in
+      luma.withUnsafeBufferPointer { y in
+        full.cb.samples.withUnsafeBufferPointer { cb in
+          full.cr.samples.withUnsafeBufferPointer { cr in
+            var planes: [UnsafePointer<UInt8>?] = [y.baseAddress, cb.baseAddress, cr.baseAddress]
+            let strides: [Int32] = [Int32(padded.width), Int32(chroma.width), Int32(chroma.width)]
+            return tjCompressFromYUVPlanes(
+              handle, &planes, Int32(size.width), strides, Int32(size.height), Int32(TJSAMP_420.rawValue),
+              &output, &length, quality, 0)
+          }
         }
       }
     }
-    defer { if let output { tjFree(output) } }
-    guard status == 0, let output else {
-      throw .encodingFailed(format: .jpeg, message: String(cString: tjGetErrorStr2(handle)))
-    }
-    return Array(UnsafeBufferPointer(start: output, count: Int(length)))
   }
 
   /// `plane` extended to `size` by repeating its last column and row.

@@ -10,19 +10,29 @@ package struct JPEGEncoder: ImageEncoding {
   package init() {}
 
   package func encode(_ image: PixelBuffer, options: EncodeOptions) throws(ImageError) -> [UInt8] {
+    let opaque = image.hasAlpha ? Self.flattenedOverWhite(image) : image
+    return try Self.compress(options: options) { handle, quality, output, size in
+      opaque.pixels.withUnsafeBufferPointer { pixels in
+        tjCompress2(
+          handle, pixels.baseAddress, Int32(opaque.width), Int32(opaque.bytesPerRow), Int32(opaque.height),
+          Int32(TJPF_RGB.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), quality, 0)
+      }
+    }
+  }
+
+  /// A TurboJPEG compressor for one call of `body` (given the handle, the clamped quality and the output
+  /// to fill, returning TurboJPEG's status), and the bytes it wrote; its error as `ImageError`.
+  static func compress(
+    options: EncodeOptions,
+    _ body: (tjhandle, Int32, inout UnsafeMutablePointer<UInt8>?, inout UInt) -> Int32
+  ) throws(ImageError) -> [UInt8] {
     guard let handle = tjInitCompress() else {
       throw .encodingFailed(format: .jpeg, message: String(cString: tjGetErrorStr2(nil)))
     }
     defer { tjDestroy(handle) }
-    let opaque = image.hasAlpha ? Self.flattenedOverWhite(image) : image
     var output: UnsafeMutablePointer<UInt8>?
     var size: UInt = 0
-    let quality = Int32(min(max(options.quality, 1), 100))
-    let status = opaque.pixels.withUnsafeBufferPointer { pixels in
-      tjCompress2(
-        handle, pixels.baseAddress, Int32(opaque.width), Int32(opaque.bytesPerRow), Int32(opaque.height),
-        Int32(TJPF_RGB.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), quality, 0)
-    }
+    let status = body(handle, Int32(min(max(options.quality, 1), 100)), &output, &size)
     defer { if let output { tjFree(output) } }
     guard status == 0, let output else {
       throw .encodingFailed(format: .jpeg, message: String(cString: tjGetErrorStr2(handle)))
