@@ -398,7 +398,8 @@ struct DateSearch: HTMLTokenSink {
 
   // MARK: - URL
 
-  /// A date in a URL: `/2019/04/03/`, `/20190403/`, `/2019-04-03-slug`, or a `date=` query value.
+  /// The day a URL names: `/2019/04/03/`, `/20190403/`, `/2019-04-03-slug`, or a `date=` query value
+  /// (its day only).
   static func urlDate(_ url: WebURL) -> DateParser.Parsed? {
     var path = url.path
     if let found = path.withUTF8({ urlDate(in: $0) }) { return found }
@@ -407,7 +408,12 @@ struct DateSearch: HTMLTokenSink {
       let pair = item.split(separator: "=", maxSplits: 1)
       guard pair.count == 2, ASCII.lowercased(String(pair[0])).hasSuffix("date") else { continue }
       let value = String(pair[1])
-      if let parsed = DateParser.parse(value), parsed.year >= minimumYear { return parsed }
+      // A day, as the path's dates are: a stamp with a clock (`1244447442744`, an ISO date-time)
+      // gives the day it names, so that the URL source is one kind of date whatever its form.
+      if let parsed = DateParser.parse(value), parsed.year >= minimumYear {
+        return DateParser.Parsed(
+          year: parsed.year, month: parsed.month, day: parsed.day, time: nil, offset: nil)
+      }
     }
     return nil
   }

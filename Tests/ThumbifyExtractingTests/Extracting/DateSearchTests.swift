@@ -59,6 +59,20 @@ struct DateSearchTests {
     #expect(metadata.publishedTimeSource == "url")
   }
 
+  /// The URL says a day, whatever form its `date=` value takes: a Unix time in milliseconds or an
+  /// ISO date-time there (a link builder's stamp) gives its calendar day, as a path's `/2009/06/08/`
+  /// does (found by the `dates` fuzzer).
+  @Test(arguments: [
+    ("https://news.example.com/story?date=1244447442744", "2009-06-08"),
+    ("https://news.example.com/story?pubdate=2009-06-08T07:50:42Z", "2009-06-08"),
+    ("https://news.example.com/story?date=2009-06-08T23:50:00-05:00", "2009-06-08"),
+  ])
+  func aDateInTheQueryIsADay(_ url: String, _ day: String) {
+    let metadata = extract("<p>Posted on June 9, 2020</p>", url: url)
+    #expect(metadata.publishedTime == day)
+    #expect(metadata.publishedTimeSource == "url")
+  }
+
   @Test func structuredSourcesComeFirst() {
     let metadata = extract(
       #"<p>Posted on June 9, 2020</p><time datetime="2020-06-08">x</time>"#,
