@@ -1,4 +1,5 @@
 import Foundation
+import Thumbify
 import ThumbifySystem
 
 /// How a command writes its log and error lines on standard error (`--log-format`).
@@ -48,6 +49,25 @@ struct Diagnostics: Sendable {
   let format: LogFormat
   /// `crawl`, `thumb`, …, or empty for the root command.
   let command: String
+
+  /// A failure that ends a command with exit status 70, as `error` prints it.
+  struct Fatal: Error {
+    var message: String
+    var hint: String?
+    var code: String?
+
+    init(_ message: String, hint: String? = nil, code: String? = nil) {
+      self.message = message
+      self.hint = hint
+      self.code = code
+    }
+  }
+
+  /// Prints `failure` and returns the exit status it ends the command with.
+  func fatal(_ failure: Fatal) -> Int32 {
+    error(failure.message, hint: failure.hint, code: failure.code)
+    return ExitCode.fatal
+  }
 
   /// A failure: the command (or one of its inputs) could not be done.
   func error(_ message: String, hint: String? = nil, code: String? = nil, fields: [String: Any] = [:]) {

@@ -18,18 +18,29 @@ package struct CrawlStages: Sendable {
 
   /// - Parameters:
   ///   - environment: where Chromium is looked up (`THUMBIFY_CHROMIUM`, then `PATH`).
+  ///   - isLongRunning: stages for a service that runs for weeks and is asked any number of hosts
+  ///     (`CardService`, docs/serve.md "Memory"): robots.txt verdicts fetched again after a day and
+  ///     kept for 10,000 origins at most, a failing host skipped for at most 5 minutes, and two
+  ///     transfers per concurrent URL (a live fetch's page, image and icon overlap one another).
   /// - Throws: `CrawlJob.SetupError` when libcurl cannot start or `configuration.render` needs a
   ///   Chromium that is not installed.
   package init(
     fetcher fetcherConfiguration: FetcherConfiguration, configuration: CrawlConfiguration,
-    outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    outputDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    isLongRunning: Bool = false
   ) throws(CrawlJob.SetupError) {
     var fetcherConfiguration = fetcherConfiguration
     // Transfers follow the crawl's width (at least 8: a page's images and icon overlap its neighbours').
-    fetcherConfiguration.maxConcurrentTransfers = max(configuration.concurrency, 8)
+    fetcherConfiguration.maxConcurrentTransfers = max(configuration.concurrency * (isLongRunning ? 2 : 1), 8)
+    var robotsCache: RobotsCache?
+    if isLongRunning {
+      fetcherConfiguration.retry.hostSkipDuration = min(
+        fetcherConfiguration.retry.hostSkipDuration ?? .seconds(300), .seconds(300))
+      robotsCache = RobotsCache(maxAge: .seconds(86_400), maxOrigins: 10_000)
+    }
     let fetcher: CurlFetcher
     do {
-      fetcher = try CurlFetcher(configuration: fetcherConfiguration)
+      fetcher = try CurlFetcher(configuration: fetcherConfiguration, robots: robotsCache)
     } catch {
       throw .fetch(error)
     }

@@ -185,15 +185,80 @@ enum CrawlCommand: Subcommand {
     if let shard = options.shard, !options.isQuiet {
       diagnostics.note(shard.description, event: "shard")
     }
-    func fatal(_ message: String, hint: String? = nil, code: String? = nil) -> Int32 {
-      diagnostics.error(message, hint: hint, code: code)
-      return ExitCode.fatal
+    if !diagnostics.canRead(list: options.listPath) { return ExitCode.fatal }
+    let (layout, baseline, stages): (OutputLayout, OutputLayout?, CrawlStages)
+    do throws(Diagnostics.Fatal) {
+      (layout, baseline, stages) = try prepare(options, arguments: arguments, console: console)
+    } catch {
+      return diagnostics.fatal(error)
     }
-    let listPath = options.listPath
-    let isStandardInput = listPath == "-"
-    if !diagnostics.canRead(list: listPath) { return ExitCode.fatal }
+    defer { stages.shutdown() }
+    let isStandardInput = options.listPath == "-"
+    let total =
+      console.isErrorTerminal && !options.isQuiet && !isStandardInput
+        && URLListReader.isRereadable(options.listPath)
+      ? countLines(options.listPath, shard: options.shard?.shard) : nil
+    let progress = CrawlProgress(
+      console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
+    progress.start()
+    let job = makeJob(options, layout: layout, baseline: baseline, stages: stages, progress: progress)
+    let signals = stopSignals(for: job, progress: progress)
+    defer { signals.cancel() }
+    let started = Date()
+    /// Writes last-run.json and the metrics file; a failure to write them is reported, and fatal.
+    func report(_ summary: CrawlJob.Summary?, error: String?, status: Int32) -> Int32 {
+      var report = RunReport(
+        summary: summary, error: error, exitStatus: status, started: started, finished: Date(),
+        written: stages.store.written, fetchedBytes: stages.counting.fetchedBytes,
+        maxFailures: options.maxFailures, lastSuccess: nil)
+      do {
+        try report.write(to: layout, metrics: options.metricsPath)
+      } catch {
+        // A run that already failed for a storage reason has said so; the report's failure adds nothing.
+        if status != ExitCode.fatal { diagnostics.error(error.description, code: error.code) }
+        return ExitCode.fatal
+      }
+      return status
+    }
+    let list: CrawlJob.ListSource =
+      !isStandardInput
+      ? .file(options.listPath)
+      : console.inputDescriptor.map { .stream(fileDescriptor: $0) } ?? .bytes(console.readStandardInput())
+    let summary: CrawlJob.Summary
+    do {
+      summary = try await job.run(list: list, onEvent: { progress.record($0) })
+    } catch {
+      progress.finish()
+      var message = error.description
+      if case .pruneRefused = error {
+        message += " Check the URL list, or rerun with a larger --prune-max or with --force-prune."
+      }
+      let status = diagnostics.fatal(Diagnostics.Fatal(message, code: error.code))
+      // A refused second run must not overwrite the report of the run that holds the directory.
+      if case .locked = error { return status }
+      return report(nil, error: message, status: status)
+    }
+    progress.finish()
+    if !options.isQuiet {
+      console.print(
+        progress.summary(
+          summary, written: stages.store.written, manifest: layout.manifest, report: layout.lastRun))
+    }
+    // A signal decides the status even when it came too late to stop the run (the summary says).
+    let status =
+      signals.first.map { StopSignals.exitCode(for: $0) }
+      ?? RunReport.exitStatus(summary, maxFailures: options.maxFailures)
+    return report(summary, error: nil, status: status)
+  }
+
+  /// What a run needs before it starts, each checked before any fetch: a writable `--metrics`
+  /// directory, the output layout (its state moved where it belongs), the `--baseline`'s state, and
+  /// the production stages (libcurl; Chromium when rendering).
+  private static func prepare(_ options: Options, arguments: ParsedArguments, console: Console)
+    throws(Diagnostics.Fatal) -> (OutputLayout, OutputLayout?, CrawlStages)
+  {
     if let metrics = options.metricsPath, let directory = RunReport.unwritableMetricsDirectory(metrics) {
-      return fatal(
+      throw Diagnostics.Fatal(
         "Cannot write the metrics file '\(metrics)': the directory '\(directory.path)' "
           + (directory.exists ? "is not writable." : "does not exist."),
         hint: "Point --metrics into an existing writable directory (node_exporter's textfile directory).",
@@ -205,55 +270,65 @@ enum CrawlCommand: Subcommand {
         arguments, outputDirectory: options.outputDirectory, console: console, isQuiet: options.isQuiet,
         isJSON: options.logFormat == .json, command: name)
     } catch {
-      return fatal(error.description)
+      throw Diagnostics.Fatal(error.description)
     }
-    var baseline: OutputLayout?
-    if let directory = options.baseline {
-      do {
-        let resolved = try OutputLayout.resolving(
-          directory, stateDirectory: options.baselineState, environment: console.environment)
-        guard access(resolved.stateDatabase, R_OK) == 0 else {
-          return fatal(
-            "The baseline '\(directory)' has no crawl state in '\(resolved.stateDirectory)'.",
-            hint: "Give the merged directory's state with --baseline-state <dir>.", code: "storageFailed")
-        }
-        baseline = resolved
-      } catch {
-        return fatal(error.description, code: error.code)
-      }
+    let baseline = try options.baseline.map { directory throws(Diagnostics.Fatal) in
+      try baselineLayout(directory, state: options.baselineState, environment: console.environment)
     }
-    let components: CrawlStages
     do {
-      components = try CrawlStages(
+      let stages = try CrawlStages(
         fetcher: options.fetcher, configuration: options.configuration,
-        outputDirectory: options.outputDirectory,
-        environment: console.environment)
+        outputDirectory: options.outputDirectory, environment: console.environment)
+      return (layout, baseline, stages)
     } catch {
       switch error {
-      case .fetch(let error): return fatal(error.description, code: error.code)
+      case .fetch(let error): throw Diagnostics.Fatal(error.description, code: error.code)
       case .render(let error):
-        return fatal(error.description, hint: RenderOptions.missingBrowserHint, code: error.code)
+        throw Diagnostics.Fatal(error.description, hint: RenderOptions.missingBrowserHint, code: error.code)
       }
     }
-    defer { components.shutdown() }
-    let total =
-      console.isErrorTerminal && !options.isQuiet && !isStandardInput && URLListReader.isRereadable(listPath)
-      ? countLines(listPath, shard: options.shard?.shard) : nil
-    let progress = CrawlProgress(
-      console: console, format: options.logFormat, isQuiet: options.isQuiet, total: total)
-    progress.start()
+  }
+
+  /// The layout of `--baseline <directory>`, whose crawl state must be readable.
+  private static func baselineLayout(_ directory: String, state: String?, environment: [String: String])
+    throws(Diagnostics.Fatal) -> OutputLayout
+  {
+    let resolved: OutputLayout
+    do {
+      resolved = try OutputLayout.resolving(directory, stateDirectory: state, environment: environment)
+    } catch {
+      throw Diagnostics.Fatal(error.description, code: error.code)
+    }
+    guard access(resolved.stateDatabase, R_OK) == 0 else {
+      throw Diagnostics.Fatal(
+        "The baseline '\(directory)' has no crawl state in '\(resolved.stateDirectory)'.",
+        hint: "Give the merged directory's state with --baseline-state <dir>.", code: "storageFailed")
+    }
+    return resolved
+  }
+
+  /// The crawl job over `stages`, pruning and dropping gone pages as the options say.
+  private static func makeJob(
+    _ options: Options, layout: OutputLayout, baseline: OutputLayout?, stages: CrawlStages,
+    progress: CrawlProgress
+  ) -> CrawlJob {
     let pruning = options.pruneLimit.map { limit in
       CrawlJob.Pruning(limit: limit, isForced: options.isPruneForced, onRemoved: { progress.pruned($0) })
     }
     let droppingGone = options.dropGoneAfter.map { seconds in
       CrawlJob.GoneDropping(after: .milliseconds(Int64(seconds * 1000)), onDropped: { progress.dropped($0) })
     }
-    let job = CrawlJob(
+    return CrawlJob(
       layout: layout, configuration: options.configuration,
-      fetcher: components.fetcher, extractor: components.extractor, thumbnailer: components.thumbnailer,
-      robots: components.robots, pruning: pruning, shard: options.shard?.shard, baseline: baseline,
-      droppingGone: droppingGone, renderer: components.renderer)
-    let signals = StopSignals(
+      fetcher: stages.fetcher, extractor: stages.extractor, thumbnailer: stages.thumbnailer,
+      robots: stages.robots, pruning: pruning, shard: options.shard?.shard, baseline: baseline,
+      droppingGone: droppingGone, renderer: stages.renderer)
+  }
+
+  /// SIGINT/SIGTERM: the first stops taking URLs (cancelling what is in flight after 2 s), the
+  /// second cancels at once.
+  private static func stopSignals(for job: CrawlJob, progress: CrawlProgress) -> StopSignals {
+    StopSignals(
       onFirst: { signal in
         job.stop(cancellingAfter: .seconds(2))
         progress.note(
@@ -264,55 +339,6 @@ enum CrawlCommand: Subcommand {
         job.stopNow()
         progress.note("Stopping at once: cancelling what is in flight.")
       })
-    defer { signals.cancel() }
-    let started = Date()
-    /// Writes last-run.json and the metrics file; a failure to write them is reported, and fatal.
-    func report(_ summary: CrawlJob.Summary?, error: String?, status: Int32) -> Int32 {
-      var report = RunReport(
-        summary: summary, error: error, exitStatus: status, started: started, finished: Date(),
-        written: components.store.written, fetchedBytes: components.counting.fetchedBytes,
-        maxFailures: options.maxFailures, lastSuccess: nil)
-      do {
-        try report.write(to: layout, metrics: options.metricsPath)
-      } catch {
-        // A run that already failed for a storage reason has said so; the report's failure adds nothing.
-        if status != ExitCode.fatal { diagnostics.error(error.description, code: error.code) }
-        return ExitCode.fatal
-      }
-      return status
-    }
-    let summary: CrawlJob.Summary
-    let list: CrawlJob.ListSource =
-      !isStandardInput
-      ? .file(listPath)
-      : console.inputDescriptor.map { .stream(fileDescriptor: $0) } ?? .bytes(console.readStandardInput())
-    do {
-      summary = try await job.run(
-        list: list,
-        onEvent: { progress.record($0) })
-    } catch {
-      progress.finish()
-      var message = error.description
-      if case .pruneRefused = error {
-        message += " Check the URL list, or rerun with a larger --prune-max or with --force-prune."
-      }
-      let status = fatal(message, code: error.code)
-      // A refused second run must not overwrite the report of the run that holds the directory.
-      if case .locked = error { return status }
-      return report(nil, error: message, status: status)
-    }
-    progress.finish()
-    let status = RunReport.exitStatus(summary, maxFailures: options.maxFailures)
-    if !options.isQuiet {
-      console.print(
-        progress.summary(
-          summary, written: components.store.written, manifest: layout.manifest, report: layout.lastRun))
-    }
-    // A signal decides the status even when it came too late to stop the run (the summary says).
-    if let signal = signals.first {
-      return report(summary, error: nil, status: StopSignals.exitCode(for: signal))
-    }
-    return report(summary, error: nil, status: status)
   }
 
   /// Non-comment, non-blank lines of the list, for the progress bar's total.

@@ -79,13 +79,21 @@ enum ServeCommand: Subcommand {
     "client-timeout", help: "Close a connection idle (or trickling its request) this long.", default: "10s",
     allowsZero: false, maximum: 3600)
 
-  static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
-    let logFormat = try LogFormat.parse(arguments)
-    let diagnostics = Diagnostics(console: console, format: logFormat, command: name)
-    // glibc gives each thread that allocates an arena of its own (up to 8 per core); a long-running
-    // server's dozen threads each kept what they had freed (docs/serve.md, "Memory"). Two arenas,
-    // and `malloc_trim` after each manifest write below, keep RSS near what is in use.
-    mallopt(M_ARENA_MAX, 2)
+  /// What the options ask for, checked.
+  struct Options {
+    var logFormat: LogFormat
+    var address: ListenAddress
+    var tokenFile: String?
+    var outputDirectory: String
+    var cardsDirectory: String?
+    var fetcher: FetcherConfiguration
+    var crawl: CrawlConfiguration
+    var maxLive: Int
+    var perMinute: Int
+    var limits: HTTPServer.Limits
+  }
+
+  static func parse(_ arguments: ParsedArguments) throws(UsageError) -> Options {
     let address = try arguments.required(listen)
     let tokenFile = try arguments.value(tokenFile)
     if !address.isLocal && tokenFile == nil && !arguments.isSet(isPublic) {
@@ -93,113 +101,129 @@ enum ServeCommand: Subcommand {
         "Listening on \(address) needs '--token-file <file>' (or '--public')",
         hint: "Anyone who can reach the address could make the server fetch URLs.")
     }
-    let variants = try VariantOptions.variants(arguments)
     var fetcher = try FetcherOptions.configuration(arguments)
     fetcher.maxTransfersPerHost = try arguments.required(FetcherOptions.perHost)
+    let variants = try VariantOptions.variants(arguments)
     let render = try RenderOptions.parse(arguments)
-    let maxConnections = try arguments.required(maxConnections)
-    let maxClientConnections = try arguments.required(maxClientConnections)
     let maxLive = try arguments.required(maxLive)
-    let perMinute = try arguments.required(rateLimit)
-    let threads = try arguments.required(threads)
-    let clientTimeout = try arguments.required(clientTimeout)
-    let cardsDirectory = try arguments.value(cards)
-    func fatal(_ message: String, code: String? = nil) -> Int32 {
-      diagnostics.error(message, code: code)
+    var limits = HTTPServer.Limits()
+    limits.connections = try arguments.required(maxConnections)
+    limits.connectionsPerClient = try arguments.required(maxClientConnections)
+    limits.idleTimeout = max(1, Int(try arguments.required(clientTimeout).rounded(.up)))
+    limits.threads = try arguments.required(threads)
+    return Options(
+      logFormat: try LogFormat.parse(arguments), address: address, tokenFile: tokenFile,
+      outputDirectory: try arguments.required(out), cardsDirectory: try arguments.value(cards),
+      fetcher: fetcher,
+      crawl: CrawlConfiguration(
+        concurrency: maxLive, variants: variants.isEmpty ? ThumbnailVariant.defaults : variants,
+        timeout: fetcher.timeout, render: render.mode, renderBudget: render.budget),
+      maxLive: maxLive, perMinute: try arguments.required(rateLimit), limits: limits)
+  }
+
+  static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
+    let options = try parse(arguments)
+    let diagnostics = Diagnostics(console: console, format: options.logFormat, command: name)
+    // glibc gives each thread that allocates an arena of its own (up to 8 per core); a long-running
+    // server's dozen threads each kept what they had freed (docs/serve.md, "Memory"). Two arenas,
+    // and `malloc_trim` after each manifest write, keep RSS near what is in use.
+    mallopt(M_ARENA_MAX, 2)
+    let service: CardService
+    let router: ServeRouter
+    let server: HTTPServer
+    do throws(Diagnostics.Fatal) {
+      (service, router) = try start(options, arguments: arguments, console: console)
+      server = try await listen(options, router: router, service: service, diagnostics: diagnostics)
+    } catch {
+      return diagnostics.fatal(error)
+    }
+    let shown: String =
+      if case .inet(let host, _) = options.address {
+        ListenAddress.inet(host: host, port: server.port).description
+      } else { options.address.description }
+    diagnostics.note("Listening on \(shown)", event: "listening")
+    do throws(CardServiceError) {
+      try await serveUntilStopped(server, router: router, service: service, diagnostics: diagnostics)
+    } catch {
+      diagnostics.error(error.description, code: error.code)
       return ExitCode.fatal
     }
-    var tokens = Set<String>()
-    if let tokenFile {
-      guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
-        return fatal("Cannot read the token file '\(tokenFile)'.", code: "storageFailed")
-      }
-      tokens = Set(
-        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-          !$0.isEmpty && !$0.hasPrefix("#")
-        })
-      guard !tokens.isEmpty else {
-        return fatal("The token file '\(tokenFile)' holds no token.", code: "storageFailed")
-      }
-    }
-    let outputDirectory = try arguments.required(out)
+    diagnostics.note("Stopped.", event: "stopped")
+    return ExitCode.success
+  }
+
+  /// The service over `--out` (and `--cards`) and its router, with the tokens of `--token-file`.
+  private static func start(_ options: Options, arguments: ParsedArguments, console: Console)
+    throws(Diagnostics.Fatal) -> (CardService, ServeRouter)
+  {
+    let tokens = try options.tokenFile.map { path throws(Diagnostics.Fatal) in try readTokens(path) } ?? []
     let layout: OutputLayout
     do {
       layout = try StateOption.layout(
-        arguments, outputDirectory: outputDirectory, console: console, isQuiet: false,
-        isJSON: logFormat == .json,
-        command: name)
+        arguments, outputDirectory: options.outputDirectory, console: console, isQuiet: false,
+        isJSON: options.logFormat == .json, command: name)
     } catch {
-      return fatal(error.description, code: error.code)
+      throw Diagnostics.Fatal(error.description, code: error.code)
     }
-    fetcher.maxConcurrentTransfers = max(maxLive * 2, 8)
-    // A host that failed repeatedly is skipped for 5 minutes, not for the life of the server.
-    fetcher.retry.hostSkipDuration = .seconds(300)
-    let configuration = CrawlConfiguration(
-      concurrency: maxLive, variants: variants.isEmpty ? ThumbnailVariant.defaults : variants,
-      timeout: fetcher.timeout, render: render.mode, renderBudget: render.budget)
-    let curl: CurlFetcher
-    do {
-      // robots.txt verdicts are fetched again after a day and kept for 10,000 origins at most: the
-      // server runs for weeks and asks any number of hosts (docs/serve.md, "Memory").
-      curl = try CurlFetcher(
-        configuration: fetcher, robots: RobotsCache(maxAge: .seconds(86_400), maxOrigins: 10_000))
-    } catch {
-      return fatal(error.description, code: error.code)
-    }
-    defer { curl.shutdown() }
-    let renderer: ChromiumRenderer?
-    do {
-      renderer = try CrawlStages.renderer(
-        mode: render.mode, budget: render.budget, fetcher: curl, environment: console.environment)
-    } catch {
-      diagnostics.error(error.description, hint: RenderOptions.missingBrowserHint, code: error.code)
-      return ExitCode.fatal
-    }
-    defer { renderer?.shutdown() }
     let service: CardService
     do {
       service = try CardService(
         configuration: CardService.Configuration(
-          crawl: configuration, layout: layout, cardsDirectory: cardsDirectory,
-          maxLiveFetches: maxLive,
-          allowsPrivateNetwork: fetcher.allowsPrivateNetwork),
-        fetcher: curl,
-        extractor: MetadataExtractor(iconTargetSize: configuration.iconVariants.map(\.box.width).max() ?? 64),
-        thumbnailer: Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: layout.directory)),
-        renderer: renderer)
+          crawl: options.crawl, layout: layout, cardsDirectory: options.cardsDirectory,
+          maxLiveFetches: options.maxLive, allowsPrivateNetwork: options.fetcher.allowsPrivateNetwork),
+        fetcher: options.fetcher, environment: console.environment)
     } catch {
-      return fatal(error.description, code: error.code)
+      let hint = if case .setup(.render) = error { RenderOptions.missingBrowserHint } else { String?.none }
+      throw Diagnostics.Fatal(error.description, hint: hint, code: error.code)
     }
     let router = ServeRouter(
-      service: service, outputDirectory: layout.directory, cardsDirectory: cardsDirectory,
-      tokens: tokens,
-      perMinute: perMinute)
+      service: service, outputDirectory: layout.directory, cardsDirectory: options.cardsDirectory,
+      tokens: tokens, perMinute: options.perMinute)
+    return (service, router)
+  }
+
+  /// The bearer tokens of `path`: one a line, blank lines and `#` comments left out.
+  private static func readTokens(_ path: String) throws(Diagnostics.Fatal) -> Set<String> {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw Diagnostics.Fatal("Cannot read the token file '\(path)'.", code: "storageFailed")
+    }
+    let tokens = Set(
+      text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+        !$0.isEmpty && !$0.hasPrefix("#")
+      })
+    guard !tokens.isEmpty else {
+      throw Diagnostics.Fatal("The token file '\(path)' holds no token.", code: "storageFailed")
+    }
+    return tokens
+  }
+
+  /// The HTTP server over `router`, listening; the service is stopped when it cannot listen.
+  private static func listen(
+    _ options: Options, router: ServeRouter, service: CardService, diagnostics: Diagnostics
+  ) async throws(Diagnostics.Fatal) -> HTTPServer {
     let access = AccessLog(diagnostics: diagnostics, metrics: router.metrics)
-    var limits = HTTPServer.Limits()
-    limits.connections = maxConnections
-    limits.connectionsPerClient = maxClientConnections
-    limits.idleTimeout = max(1, Int(clientTimeout.rounded(.up)))
-    limits.threads = threads
-    let server: HTTPServer
     do {
-      server = try HTTPServer(
-        address: address, limits: limits, handler: { router.handle($0) },
+      return try HTTPServer(
+        address: options.address, limits: options.limits, handler: { router.handle($0) },
         onComplete: { access.record($0, $1, $2) })
     } catch {
+      // The service holds the output directory's lock and state; let go of them before exiting.
       _ = try? await service.stop(grace: .zero)
-      return fatal(error.description, code: "listen")
+      throw Diagnostics.Fatal(error.description, code: "listen")
     }
-    let shown: String =
-      if case .inet(let host, _) = address {
-        ListenAddress.inet(host: host, port: server.port).description
-      } else { address.description }
-    diagnostics.note("Listening on \(shown)", event: "listening")
+  }
+
+  /// Serves until SIGTERM or SIGINT, rewriting `--out`'s manifest every 5 s; then stops taking
+  /// connections, answers what is in flight (at most the live deadline; a second signal: at once),
+  /// and stops the service.
+  private static func serveUntilStopped(
+    _ server: HTTPServer, router: ServeRouter, service: CardService, diagnostics: Diagnostics
+  ) async throws(CardServiceError) {
     let (stops, stopper) = AsyncStream.makeStream(of: Bool.self)
     let signals = StopSignals(
       onFirst: { _ in stopper.yield(false) },
       onSecond: { stopper.yield(true) })
     defer { signals.cancel() }
-    // The manifest of --out is rewritten a few seconds after live results came in.
     let manifests = Task {
       while !Task.isCancelled {
         try? await Task.sleep(for: .seconds(5))
@@ -211,6 +235,7 @@ enum ServeCommand: Subcommand {
         malloc_trim(0)
       }
     }
+    defer { manifests.cancel() }
     var iterator = stops.makeAsyncIterator()
     _ = await iterator.next()
     diagnostics.note(
@@ -236,14 +261,7 @@ enum ServeCommand: Subcommand {
       return first
     }
     server.stop()
-    manifests.cancel()
-    do throws(CardServiceError) {
-      try await service.stop(grace: isImmediate ? .zero : .seconds(1))
-    } catch {
-      return fatal(error.description, code: error.code)
-    }
-    diagnostics.note("Stopped.", event: "stopped")
-    return ExitCode.success
+    try await service.stop(grace: isImmediate ? .zero : .seconds(1))
   }
 }
 
