@@ -1,3 +1,4 @@
+import CColourPlanes
 import CLCMS2
 import Foundation
 
@@ -118,16 +119,81 @@ struct MatrixShaperConversion: Sendable {
     }
   }
 
-  /// `image` (opaque Y′CbCr of the profile's RGB) in sRGB, as full-range 4:2:0 planes: to RGB (each
-  /// pixel taking the chroma sample that covers it), converted, back to planes (each 2×2 block's mean).
+  /// How ``apply(to:upsampling:)`` gives each pixel its chroma before converting it.
+  enum ChromaUpsampling: Sendable {
+    /// The chroma sample that covers the pixel (``YCbCrImage/rgb()``).
+    case nearest
+    /// libjpeg's "fancy" triangle filter, as its RGB decode does (4:2:0, 4:2:2 and 4:4:0).
+    case triangle
+  }
+
+  /// The upsampling the planar decode uses (docs/imaging.md, "Tagged JPEGs on the planar path").
+  static let planarUpsampling = ChromaUpsampling.nearest
+
+  /// `image` (opaque Y′CbCr of the profile's RGB) in sRGB, as full-range 4:2:0 planes: each pixel's
+  /// chroma (`upsampling`), to RGB, converted, Y′ per pixel and each 2×2 block's Cb and Cr from the mean
+  /// of its converted pixels.
   ///
-  /// - Complexity: O(*n*) in the number of pixels, three passes.
-  func apply(to image: YCbCrImage) -> YCbCrImage {
+  /// One pass over 2×2 blocks in C (`thumbify_convert_planes`, SSE2 on x86-64) for full-range planes with
+  /// chroma factors of 1 or 2; otherwise (4:1:1, limited range) three passes in Swift, with nearest
+  /// chroma: ``YCbCrImage/rgb()``, ``apply(_:count:channels:)``, ``YCbCrImage/init(fullRange:)``.
+  ///
+  /// - Complexity: O(*n*) in the number of pixels.
+  func apply(to image: YCbCrImage, upsampling: ChromaUpsampling = planarUpsampling) -> YCbCrImage {
+    guard image.width > 0, image.height > 0 else { return image }
+    if image.range == .full, let planes = convertedPlanes(image, upsampling: upsampling) { return planes }
     var rgb = image.rgb()
     let count = rgb.width * rgb.height
-    guard count > 0 else { return image }
     rgb.pixels.withUnsafeMutableBufferPointer { apply($0.baseAddress!, count: count, channels: 3) }
     return YCbCrImage(fullRange: rgb)
+  }
+
+  /// ``apply(to:upsampling:)``'s one pass in C, or `nil` where it declines (a chroma factor other than 1
+  /// or 2).
+  private func convertedPlanes(_ image: YCbCrImage, upsampling: ChromaUpsampling) -> YCbCrImage? {
+    let (width, height) = (image.width, image.height)
+    let chroma = YCbCrImage.chromaSize(of: Size(width: width, height: height), factor: (2, 2))
+    var tables = thumbify_matrix_shaper()
+    tables.matrix = (red[0], red[1], red[2], green[0], green[1], green[2], blue[0], blue[1], blue[2])
+    tables.encode_steps = Int32(Self.encodeSteps)
+    var isConverted = false
+    var cb = [UInt8]()
+    var cr = [UInt8]()
+    let luma = [UInt8](unsafeUninitializedCapacity: width * height) { luma, lumaCount in
+      cb = [UInt8](unsafeUninitializedCapacity: chroma.width * chroma.height) { cb, cbCount in
+        cr = [UInt8](unsafeUninitializedCapacity: chroma.width * chroma.height) { cr, crCount in
+          linear.withUnsafeBufferPointer { linear in
+            Self.encodeTable.withUnsafeBufferPointer { encode in
+              image.luma.samples.withUnsafeBufferPointer { y in
+                image.cb.samples.withUnsafeBufferPointer { sourceCb in
+                  image.cr.samples.withUnsafeBufferPointer { sourceCr in
+                    tables.linear = linear.baseAddress
+                    tables.encode = encode.baseAddress
+                    isConverted =
+                      thumbify_convert_planes(
+                        &tables, y.baseAddress, sourceCb.baseAddress, sourceCr.baseAddress, Int32(width),
+                        Int32(height), Int32(image.cb.width), Int32(image.cb.height),
+                        Int32(image.chromaFactor.x),
+                        Int32(image.chromaFactor.y),
+                        upsampling == .triangle ? THUMBIFY_CHROMA_TRIANGLE : THUMBIFY_CHROMA_NEAREST,
+                        luma.baseAddress, cb.baseAddress, cr.baseAddress) == 1
+                  }
+                }
+              }
+            }
+          }
+          crCount = isConverted ? cr.count : 0
+        }
+        cbCount = isConverted ? cb.count : 0
+      }
+      lumaCount = isConverted ? luma.count : 0
+    }
+    guard isConverted else { return nil }
+    return YCbCrImage(
+      luma: SamplePlane(width: width, height: height, samples: luma),
+      cb: SamplePlane(width: chroma.width, height: chroma.height, samples: cb),
+      cr: SamplePlane(width: chroma.width, height: chroma.height, samples: cr),
+      range: .full, chromaFactor: (2, 2))
   }
 
   /// Whether ``apply(_:count:channels:)`` is within one level of `transform` on a 17³ RGB grid.

@@ -1,0 +1,257 @@
+#include "colour_planes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// The matrix is evaluated as Swift's `MatrixShaperConversion.apply` evaluates it (a multiply and an add
+// each, left to right), so that both give the same bytes: no fused multiply-adds.
+#pragma STDC FP_CONTRACT OFF
+
+/// BT.601 chroma terms in 16.16 fixed point, rounded as Swift's `YCbCrImage.rgb()` tables are.
+typedef struct {
+  int32_t cr_r[256];
+  int32_t cb_g[256];
+  int32_t cr_g[256];
+  int32_t cb_b[256];
+} chroma_terms;
+
+static void make_chroma_terms(chroma_terms *terms) {
+  for (int c = 0; c < 256; c++) {
+    double centred = (double)(c - 128);
+    terms->cr_r[c] = (int32_t)lround(1.402 * 1.0 * centred * 65536);
+    terms->cb_g[c] = (int32_t)lround(-0.344136 * 1.0 * centred * 65536);
+    terms->cr_g[c] = (int32_t)lround(-0.714136 * 1.0 * centred * 65536);
+    terms->cb_b[c] = (int32_t)lround(1.772 * 1.0 * centred * 65536);
+  }
+}
+
+static inline int clamp_index(int value, int limit) { return value < limit ? value : limit; }
+
+/// One row of per-pixel chroma for image row `row` (`count` ≥ width samples of `plane`'s upsampling).
+static void upsample_row(const uint8_t *plane, int32_t width, int32_t chroma_width, int32_t chroma_height,
+                         int32_t factor_x, int32_t factor_y, thumbify_chroma_upsampling upsampling, int32_t row,
+                         uint8_t *out, int32_t *scratch) {
+  int32_t j = clamp_index(row / factor_y, chroma_height - 1);
+  const uint8_t *near = plane + (size_t)j * chroma_width;
+  if (upsampling == THUMBIFY_CHROMA_NEAREST || (factor_x == 1 && factor_y == 1)) {
+    if (factor_x == 1) {
+      memcpy(out, near, (size_t)width);
+    } else {
+      for (int32_t i = 0; i < width / 2; i++) out[2 * i] = out[2 * i + 1] = near[i];
+      if (width & 1) out[width - 1] = near[width / 2];
+    }
+    return;
+  }
+  if (factor_y == 2) {
+    // libjpeg's h2v2 and h1v2: a column sum of 3/4 of the nearer chroma row and 1/4 of the further one
+    // (the row above for an even image row, below for an odd one; the edges repeat).
+    int32_t other = (row & 1) ? clamp_index(j + 1, chroma_height - 1) : (j > 0 ? j - 1 : 0);
+    const uint8_t *far = plane + (size_t)other * chroma_width;
+    if (factor_x == 1) {
+      int32_t bias = (row & 1) ? 2 : 1;
+      for (int32_t x = 0; x < width; x++) out[x] = (uint8_t)((3 * near[x] + far[x] + bias) >> 2);
+      return;
+    }
+    for (int32_t i = 0; i < chroma_width; i++) scratch[i] = 3 * near[i] + far[i];
+    for (int32_t x = 0; x < width; x++) {
+      int32_t i = x >> 1;
+      int32_t side = (x & 1) ? clamp_index(i + 1, chroma_width - 1) : (i > 0 ? i - 1 : 0);
+      out[x] = (uint8_t)((3 * scratch[i] + scratch[side] + ((x & 1) ? 7 : 8)) >> 4);
+    }
+    return;
+  }
+  // h2v1: 3/4 of the nearer sample and 1/4 of the further one in the row.
+  for (int32_t x = 0; x < width; x++) {
+    int32_t i = x >> 1;
+    int32_t side = (x & 1) ? clamp_index(i + 1, chroma_width - 1) : (i > 0 ? i - 1 : 0);
+    out[x] = (uint8_t)((3 * near[i] + near[side] + ((x & 1) ? 2 : 1)) >> 2);
+  }
+}
+
+static inline uint8_t clamp_sample(int32_t value) {
+  value >>= 16;
+  return (uint8_t)(value < 0 ? 0 : (value > 255 ? 255 : value));
+}
+
+/// The linear light of one converted channel → its index in the encode table: clipped to 0…1 (NaN, from a
+/// hostile profile's curve, becomes 0), scaled, rounded by truncating x + 0.5 as Swift's `Int(_:)` does.
+static inline int32_t encode_index(float light, float scale) {
+  float clipped = light > 0 ? (light < 1 ? light : 1) : 0;
+  return (int32_t)(clipped * scale + 0.5f);
+}
+
+/// One pixel of ``convert_row``: the portable path, and the SSE2 path's last few pixels of a row.
+static inline void convert_pixel(const thumbify_matrix_shaper *conversion, const chroma_terms *terms, uint8_t y,
+                                 uint8_t cb, uint8_t cr, uint8_t *out_y, uint8_t *out_r, uint8_t *out_g,
+                                 uint8_t *out_b) {
+  const float *linear = conversion->linear;
+  const float *m = conversion->matrix;
+  const float scale = (float)(conversion->encode_steps - 1);
+  int32_t base = y * 65536 + 32768;
+  float r = linear[clamp_sample(base + terms->cr_r[cr])];
+  float g = linear[256 + clamp_sample(base + terms->cb_g[cb] + terms->cr_g[cr])];
+  float b = linear[512 + clamp_sample(base + terms->cb_b[cb])];
+  uint8_t r2 = conversion->encode[encode_index(m[0] * r + m[3] * g + m[6] * b, scale)];
+  uint8_t g2 = conversion->encode[encode_index(m[1] * r + m[4] * g + m[7] * b, scale)];
+  uint8_t b2 = conversion->encode[encode_index(m[2] * r + m[5] * g + m[8] * b, scale)];
+  *out_r = r2;
+  *out_g = g2;
+  *out_b = b2;
+  *out_y = (uint8_t)((4899 * r2 + 9617 * g2 + 1868 * b2 + 8192) >> 14);
+}
+
+/// One image row: Y′CbCr with per-pixel chroma → RGB → converted; writes Y′ and the converted R, G, B.
+///
+/// SSE2 (x86-64's baseline) eight pixels a step: the arithmetic in vectors, the table lookups as scalar
+/// loads (SSE2 has no gather); the same operations in the same order as ``convert_pixel``, so the same bytes.
+static void convert_row(const thumbify_matrix_shaper *conversion, const chroma_terms *terms, const uint8_t *y,
+                        const uint8_t *cb, const uint8_t *cr, int32_t width, uint8_t *out_y, uint8_t *out_r,
+                        uint8_t *out_g, uint8_t *out_b) {
+  int32_t x = 0;
+#if defined(__SSE2__)
+  const float *linear = conversion->linear;
+  const uint8_t *encode = conversion->encode;
+  const __m128 m0 = _mm_set1_ps(conversion->matrix[0]), m1 = _mm_set1_ps(conversion->matrix[1]);
+  const __m128 m2 = _mm_set1_ps(conversion->matrix[2]), m3 = _mm_set1_ps(conversion->matrix[3]);
+  const __m128 m4 = _mm_set1_ps(conversion->matrix[4]), m5 = _mm_set1_ps(conversion->matrix[5]);
+  const __m128 m6 = _mm_set1_ps(conversion->matrix[6]), m7 = _mm_set1_ps(conversion->matrix[7]);
+  const __m128 m8 = _mm_set1_ps(conversion->matrix[8]);
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1), half = _mm_set1_ps(0.5f);
+  const __m128 scale = _mm_set1_ps((float)(conversion->encode_steps - 1));
+  const __m128i rounding = _mm_set1_epi32(32768), zeroes = _mm_setzero_si128();
+  const __m128i luma_rg = _mm_set_epi16(9617, 4899, 9617, 4899, 9617, 4899, 9617, 4899);
+  const __m128i luma_b1 = _mm_set_epi16(8192, 1868, 8192, 1868, 8192, 1868, 8192, 1868);
+  const __m128i ones = _mm_set1_epi16(1);
+  for (; x + 8 <= width; x += 8) {
+    _Alignas(16) int32_t tr[8], tg[8], tb[8];
+    for (int k = 0; k < 8; k++) {
+      uint8_t c_b = cb[x + k], c_r = cr[x + k];
+      tr[k] = terms->cr_r[c_r];
+      tg[k] = terms->cb_g[c_b] + terms->cr_g[c_r];
+      tb[k] = terms->cb_b[c_b];
+    }
+    __m128i luma = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(y + x)), zeroes);
+    __m128i base_lo = _mm_add_epi32(_mm_slli_epi32(_mm_unpacklo_epi16(luma, zeroes), 16), rounding);
+    __m128i base_hi = _mm_add_epi32(_mm_slli_epi32(_mm_unpackhi_epi16(luma, zeroes), 16), rounding);
+#define CHANNEL(t)                                                                                           \
+  _mm_packus_epi16(                                                                                            \
+      _mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(base_lo, _mm_load_si128((const __m128i *)(const void *)(t))), \
+                                     16),                                                                        \
+                      _mm_srai_epi32(                                                                            \
+                          _mm_add_epi32(base_hi, _mm_load_si128((const __m128i *)(const void *)((t) + 4))), 16)), \
+      zeroes)
+    // RGB clamped to 0…255 by the saturating packs: 8 bytes each.
+    _Alignas(16) uint8_t rgb[3][16];
+    _mm_store_si128((__m128i *)(void *)rgb[0], CHANNEL(tr));
+    _mm_store_si128((__m128i *)(void *)rgb[1], CHANNEL(tg));
+    _mm_store_si128((__m128i *)(void *)rgb[2], CHANNEL(tb));
+#undef CHANNEL
+    _Alignas(16) float light[3][8];
+    for (int k = 0; k < 8; k++) {
+      light[0][k] = linear[rgb[0][k]];
+      light[1][k] = linear[256 + rgb[1][k]];
+      light[2][k] = linear[512 + rgb[2][k]];
+    }
+    _Alignas(16) int32_t index[3][8];
+    for (int h = 0; h < 8; h += 4) {
+      __m128 r = _mm_load_ps(light[0] + h), g = _mm_load_ps(light[1] + h), b = _mm_load_ps(light[2] + h);
+      // max(·, 0) first: it returns 0 for NaN (its second operand), as the scalar clip does.
+#define INDEX(a, b2, c)                                                                                       \
+  _mm_cvttps_epi32(_mm_add_ps(                                                                               \
+      _mm_mul_ps(                                                                                             \
+          _mm_min_ps(_mm_max_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a, r), _mm_mul_ps(b2, g)), _mm_mul_ps(c, b)), \
+                                zero),                                                                        \
+                     one),                                                                                    \
+          scale),                                                                                             \
+      half))
+      _mm_store_si128((__m128i *)(void *)(index[0] + h), INDEX(m0, m3, m6));
+      _mm_store_si128((__m128i *)(void *)(index[1] + h), INDEX(m1, m4, m7));
+      _mm_store_si128((__m128i *)(void *)(index[2] + h), INDEX(m2, m5, m8));
+#undef INDEX
+    }
+    for (int k = 0; k < 8; k++) {
+      out_r[x + k] = encode[index[0][k]];
+      out_g[x + k] = encode[index[1][k]];
+      out_b[x + k] = encode[index[2][k]];
+    }
+    // Y′ = (4899 R + 9617 G + 1868 B + 8192) >> 14 as two pmaddwd: (R, G)·(4899, 9617) and (B, 1)·(1868, 8192).
+    __m128i r8 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(out_r + x)), zeroes);
+    __m128i g8 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(out_g + x)), zeroes);
+    __m128i b8 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(out_b + x)), zeroes);
+    __m128i lo = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi16(r8, g8), luma_rg),
+                               _mm_madd_epi16(_mm_unpacklo_epi16(b8, ones), luma_b1));
+    __m128i hi = _mm_add_epi32(_mm_madd_epi16(_mm_unpackhi_epi16(r8, g8), luma_rg),
+                               _mm_madd_epi16(_mm_unpackhi_epi16(b8, ones), luma_b1));
+    __m128i luma_out = _mm_packs_epi32(_mm_srai_epi32(lo, 14), _mm_srai_epi32(hi, 14));
+    _mm_storel_epi64((__m128i *)(void *)(out_y + x), _mm_packus_epi16(luma_out, zeroes));
+  }
+#endif
+  for (; x < width; x++) {
+    convert_pixel(conversion, terms, y[x], cb[x], cr[x], out_y + x, out_r + x, out_g + x, out_b + x);
+  }
+}
+
+/// One row of Cb and Cr from two converted rows: each 2×2 block's mean, as `YCbCrImage(fullRange:)`.
+static void chroma_row(const uint8_t *const top[3], const uint8_t *const bottom[3], int32_t width,
+                       uint8_t *out_cb, uint8_t *out_cr) {
+  int32_t pairs = width / 2;
+  for (int32_t i = 0; i < pairs; i++) {
+    int32_t r = top[0][2 * i] + top[0][2 * i + 1] + bottom[0][2 * i] + bottom[0][2 * i + 1];
+    int32_t g = top[1][2 * i] + top[1][2 * i + 1] + bottom[1][2 * i] + bottom[1][2 * i + 1];
+    int32_t b = top[2][2 * i] + top[2][2 * i + 1] + bottom[2][2 * i] + bottom[2][2 * i + 1];
+    out_cb[i] = (uint8_t)((((-2765 * r - 5427 * g + 8192 * b) + 32767) >> 16) + 128);
+    out_cr[i] = (uint8_t)((((8192 * r - 6860 * g - 1332 * b) + 32767) >> 16) + 128);
+  }
+  if (width & 1) {  // the last column counts twice
+    int32_t x = width - 1;
+    int32_t r = 2 * (top[0][x] + bottom[0][x]);
+    int32_t g = 2 * (top[1][x] + bottom[1][x]);
+    int32_t b = 2 * (top[2][x] + bottom[2][x]);
+    out_cb[pairs] = (uint8_t)((((-2765 * r - 5427 * g + 8192 * b) + 32767) >> 16) + 128);
+    out_cr[pairs] = (uint8_t)((((8192 * r - 6860 * g - 1332 * b) + 32767) >> 16) + 128);
+  }
+}
+
+int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint8_t *y, const uint8_t *cb,
+                            const uint8_t *cr, int32_t width, int32_t height, int32_t chroma_width,
+                            int32_t chroma_height, int32_t factor_x, int32_t factor_y,
+                            thumbify_chroma_upsampling upsampling, uint8_t *out_y, uint8_t *out_cb,
+                            uint8_t *out_cr) {
+  if (width <= 0 || height <= 0 || factor_x < 1 || factor_x > 2 || factor_y < 1 || factor_y > 2) return 0;
+  if (chroma_width != (width + factor_x - 1) / factor_x || chroma_height != (height + factor_y - 1) / factor_y)
+    return 0;
+  if (conversion->encode_steps < 2) return 0;
+  chroma_terms terms;
+  make_chroma_terms(&terms);
+  size_t w = (size_t)width;
+  // Per row pair: the two rows' chroma (Cb, Cr), their converted R, G and B, and a triangle's column sums.
+  uint8_t *buffer = malloc(10 * w + sizeof(int32_t) * ((size_t)chroma_width + 1));
+  if (!buffer) return 0;
+  uint8_t *cb_rows[2] = {buffer, buffer + w};
+  uint8_t *cr_rows[2] = {buffer + 2 * w, buffer + 3 * w};
+  uint8_t *rgb_rows[2][3] = {{buffer + 4 * w, buffer + 5 * w, buffer + 6 * w},
+                             {buffer + 7 * w, buffer + 8 * w, buffer + 9 * w}};
+  int32_t *scratch = (int32_t *)(void *)(buffer + 10 * w);
+  int32_t blocks = (width + 1) / 2;
+  for (int32_t j = 0; j < (height + 1) / 2; j++) {
+    int32_t rows = 2 * j + 1 < height ? 2 : 1;  // an odd height's last row counts twice
+    for (int32_t half = 0; half < rows; half++) {
+      int32_t row = 2 * j + half;
+      upsample_row(cb, width, chroma_width, chroma_height, factor_x, factor_y, upsampling, row, cb_rows[half],
+                   scratch);
+      upsample_row(cr, width, chroma_width, chroma_height, factor_x, factor_y, upsampling, row, cr_rows[half],
+                   scratch);
+      convert_row(conversion, &terms, y + (size_t)row * w, cb_rows[half], cr_rows[half], width,
+                  out_y + (size_t)row * w, rgb_rows[half][0], rgb_rows[half][1], rgb_rows[half][2]);
+    }
+    const uint8_t *const top[3] = {rgb_rows[0][0], rgb_rows[0][1], rgb_rows[0][2]};
+    const uint8_t *const bottom[3] = {rgb_rows[rows - 1][0], rgb_rows[rows - 1][1], rgb_rows[rows - 1][2]};
+    chroma_row(top, bottom, width, out_cb + (size_t)j * blocks, out_cr + (size_t)j * blocks);
+  }
+  free(buffer);
+  return 1;
+}
