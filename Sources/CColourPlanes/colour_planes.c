@@ -6,6 +6,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define HAS_AVX2_PATH 1
+#endif
 
 // The matrix is evaluated as Swift's `MatrixShaperConversion.apply` evaluates it (a multiply and an add
 // each, left to right), so that both give the same bytes: no fused multiply-adds.
@@ -104,14 +108,102 @@ static inline void convert_pixel(const thumbify_matrix_shaper *conversion, const
   *out_y = (uint8_t)((4899 * r2 + 9617 * g2 + 1868 * b2 + 8192) >> 14);
 }
 
+#if HAS_AVX2_PATH
+/// Eight table entries at eight indices, as one vector (scalar loads: AVX2's gathers were no faster on
+/// the machine measured, Zen 4, and would read past the encode table's end).
+#define LOOKUP8(set, table, index)                                                                           \
+  set((table)[(index)[0]], (table)[(index)[1]], (table)[(index)[2]], (table)[(index)[3]], (table)[(index)[4]], \
+      (table)[(index)[5]], (table)[(index)[6]], (table)[(index)[7]])
+
+/// ``convert_row``'s eight-pixel steps with AVX2 (chosen at run time): the arithmetic eight lanes wide, the
+/// lookups scalar; the same operations in the same order (no fused multiply-adds), so the same bytes as
+/// the SSE2 and scalar paths. Returns how many pixels it did.
+__attribute__((target("avx2"))) static int32_t convert_row_avx2(const thumbify_matrix_shaper *conversion,
+                                                                const chroma_terms *terms, const uint8_t *y,
+                                                                const uint8_t *cb, const uint8_t *cr,
+                                                                int32_t width, uint8_t *out_y, uint8_t *out_r,
+                                                                uint8_t *out_g, uint8_t *out_b) {
+  const float *linear = conversion->linear;
+  const uint8_t *encode = conversion->encode;
+  const __m256 m0 = _mm256_set1_ps(conversion->matrix[0]), m1 = _mm256_set1_ps(conversion->matrix[1]);
+  const __m256 m2 = _mm256_set1_ps(conversion->matrix[2]), m3 = _mm256_set1_ps(conversion->matrix[3]);
+  const __m256 m4 = _mm256_set1_ps(conversion->matrix[4]), m5 = _mm256_set1_ps(conversion->matrix[5]);
+  const __m256 m6 = _mm256_set1_ps(conversion->matrix[6]), m7 = _mm256_set1_ps(conversion->matrix[7]);
+  const __m256 m8 = _mm256_set1_ps(conversion->matrix[8]);
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f);
+  const __m256 scale = _mm256_set1_ps((float)(conversion->encode_steps - 1));
+  const __m256i rounding = _mm256_set1_epi32(32768), black = _mm256_setzero_si256();
+  const __m256i white = _mm256_set1_epi32(255);
+  int32_t x = 0;
+  for (; x + 8 <= width; x += 8) {
+    const uint8_t *b8 = cb + x, *r8 = cr + x;
+    __m256i base = _mm256_add_epi32(
+        _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(y + x))), 16),
+        rounding);
+    __m256i green_terms = _mm256_add_epi32(LOOKUP8(_mm256_setr_epi32, terms->cb_g, b8),
+                                           LOOKUP8(_mm256_setr_epi32, terms->cr_g, r8));
+    _Alignas(32) int32_t rgb[3][8];
+#define CLAMPED(terms) _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(_mm256_add_epi32(base, terms), 16), black), white)
+    _mm256_store_si256((__m256i *)(void *)rgb[0], CLAMPED(LOOKUP8(_mm256_setr_epi32, terms->cr_r, r8)));
+    _mm256_store_si256((__m256i *)(void *)rgb[1], CLAMPED(green_terms));
+    _mm256_store_si256((__m256i *)(void *)rgb[2], CLAMPED(LOOKUP8(_mm256_setr_epi32, terms->cb_b, b8)));
+#undef CLAMPED
+    __m256 r = LOOKUP8(_mm256_setr_ps, linear, rgb[0]);
+    __m256 g = LOOKUP8(_mm256_setr_ps, linear + 256, rgb[1]);
+    __m256 b = LOOKUP8(_mm256_setr_ps, linear + 512, rgb[2]);
+    _Alignas(32) int32_t index[3][8];
+    // max(·, 0) first: it returns 0 for NaN (its second operand), as the scalar clip does.
+#define INDEX(a, b2, c)                                                                                        \
+  _mm256_cvttps_epi32(_mm256_add_ps(                                                                          \
+      _mm256_mul_ps(                                                                                           \
+          _mm256_min_ps(                                                                                       \
+              _mm256_max_ps(                                                                                   \
+                  _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a, r), _mm256_mul_ps(b2, g)), _mm256_mul_ps(c, b)), \
+                  zero),                                                                                       \
+              one),                                                                                            \
+          scale),                                                                                              \
+      half))
+    _mm256_store_si256((__m256i *)(void *)index[0], INDEX(m0, m3, m6));
+    _mm256_store_si256((__m256i *)(void *)index[1], INDEX(m1, m4, m7));
+    _mm256_store_si256((__m256i *)(void *)index[2], INDEX(m2, m5, m8));
+#undef INDEX
+    __m256i r2 = LOOKUP8(_mm256_setr_epi32, encode, index[0]);
+    __m256i g2 = LOOKUP8(_mm256_setr_epi32, encode, index[1]);
+    __m256i b2 = LOOKUP8(_mm256_setr_epi32, encode, index[2]);
+    __m256i luma = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(r2, _mm256_set1_epi32(4899)),
+                                          _mm256_mullo_epi32(g2, _mm256_set1_epi32(9617))),
+                         _mm256_add_epi32(_mm256_mullo_epi32(b2, _mm256_set1_epi32(1868)), _mm256_set1_epi32(8192))),
+        14);
+    // Eight 32-bit lanes → eight bytes: to 16 bits across the two 128-bit halves, then to 8 bits.
+#define STORE8(v, out)                                                                                        \
+  do {                                                                                                       \
+    __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));              \
+    _mm_storel_epi64((__m128i *)(void *)(out), _mm_packus_epi16(words, words));                              \
+  } while (0)
+    STORE8(r2, out_r + x);
+    STORE8(g2, out_g + x);
+    STORE8(b2, out_b + x);
+    STORE8(luma, out_y + x);
+#undef STORE8
+  }
+  return x;
+}
+#undef LOOKUP8
+#endif
+
 /// One image row: Y′CbCr with per-pixel chroma → RGB → converted; writes Y′ and the converted R, G, B.
 ///
 /// SSE2 (x86-64's baseline) eight pixels a step: the arithmetic in vectors, the table lookups as scalar
 /// loads (SSE2 has no gather); the same operations in the same order as ``convert_pixel``, so the same bytes.
-static void convert_row(const thumbify_matrix_shaper *conversion, const chroma_terms *terms, const uint8_t *y,
-                        const uint8_t *cb, const uint8_t *cr, int32_t width, uint8_t *out_y, uint8_t *out_r,
-                        uint8_t *out_g, uint8_t *out_b) {
+static void convert_row(const thumbify_matrix_shaper *conversion, const chroma_terms *terms, int isa,
+                        const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int32_t width, uint8_t *out_y,
+                        uint8_t *out_r, uint8_t *out_g, uint8_t *out_b) {
   int32_t x = 0;
+  (void)isa;  // no vector path without SSE2
+#if HAS_AVX2_PATH
+  if (isa >= 2) x = convert_row_avx2(conversion, terms, y, cb, cr, width, out_y, out_r, out_g, out_b);
+#endif
 #if defined(__SSE2__)
   const float *linear = conversion->linear;
   const uint8_t *encode = conversion->encode;
@@ -126,24 +218,23 @@ static void convert_row(const thumbify_matrix_shaper *conversion, const chroma_t
   const __m128i luma_rg = _mm_set_epi16(9617, 4899, 9617, 4899, 9617, 4899, 9617, 4899);
   const __m128i luma_b1 = _mm_set_epi16(8192, 1868, 8192, 1868, 8192, 1868, 8192, 1868);
   const __m128i ones = _mm_set1_epi16(1);
-  for (; x + 8 <= width; x += 8) {
-    _Alignas(16) int32_t tr[8], tg[8], tb[8];
-    for (int k = 0; k < 8; k++) {
-      uint8_t c_b = cb[x + k], c_r = cr[x + k];
-      tr[k] = terms->cr_r[c_r];
-      tg[k] = terms->cb_g[c_b] + terms->cr_g[c_r];
-      tb[k] = terms->cb_b[c_b];
+  for (; isa >= 1 && x + 8 <= width; x += 8) {
+    // Built in registers, not stored lane by lane and loaded whole: that load would wait for the stores.
+    __m128i tr[2], tg[2], tb[2];
+    for (int h = 0; h < 2; h++) {
+      const uint8_t *b = cb + x + 4 * h, *r = cr + x + 4 * h;
+      tr[h] = _mm_setr_epi32(terms->cr_r[r[0]], terms->cr_r[r[1]], terms->cr_r[r[2]], terms->cr_r[r[3]]);
+      tg[h] = _mm_setr_epi32(terms->cb_g[b[0]] + terms->cr_g[r[0]], terms->cb_g[b[1]] + terms->cr_g[r[1]],
+                             terms->cb_g[b[2]] + terms->cr_g[r[2]], terms->cb_g[b[3]] + terms->cr_g[r[3]]);
+      tb[h] = _mm_setr_epi32(terms->cb_b[b[0]], terms->cb_b[b[1]], terms->cb_b[b[2]], terms->cb_b[b[3]]);
     }
     __m128i luma = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(y + x)), zeroes);
     __m128i base_lo = _mm_add_epi32(_mm_slli_epi32(_mm_unpacklo_epi16(luma, zeroes), 16), rounding);
     __m128i base_hi = _mm_add_epi32(_mm_slli_epi32(_mm_unpackhi_epi16(luma, zeroes), 16), rounding);
 #define CHANNEL(t)                                                                                           \
-  _mm_packus_epi16(                                                                                            \
-      _mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(base_lo, _mm_load_si128((const __m128i *)(const void *)(t))), \
-                                     16),                                                                        \
-                      _mm_srai_epi32(                                                                            \
-                          _mm_add_epi32(base_hi, _mm_load_si128((const __m128i *)(const void *)((t) + 4))), 16)), \
-      zeroes)
+  _mm_packus_epi16(_mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(base_lo, (t)[0]), 16),                          \
+                                   _mm_srai_epi32(_mm_add_epi32(base_hi, (t)[1]), 16)),                         \
+                   zeroes)
     // RGB clamped to 0…255 by the saturating packs: 8 bytes each.
     _Alignas(16) uint8_t rgb[3][16];
     _mm_store_si128((__m128i *)(void *)rgb[0], CHANNEL(tr));
@@ -196,10 +287,47 @@ static void convert_row(const thumbify_matrix_shaper *conversion, const chroma_t
 }
 
 /// One row of Cb and Cr from two converted rows: each 2×2 block's mean, as `YCbCrImage(fullRange:)`.
-static void chroma_row(const uint8_t *const top[3], const uint8_t *const bottom[3], int32_t width,
+static void chroma_row(const uint8_t *const top[3], const uint8_t *const bottom[3], int32_t width, int isa,
                        uint8_t *out_cb, uint8_t *out_cr) {
+  (void)isa;  // no vector path without SSE2
   int32_t pairs = width / 2;
-  for (int32_t i = 0; i < pairs; i++) {
+  int32_t i = 0;
+#if defined(__SSE2__)
+  // Eight blocks a step: each channel's 2×2 sums in 16 bits, then both chroma dot products as pmaddwd on
+  // (R, G) and (B, 1) pairs, as the scalar lines below compute them.
+  const __m128i zeroes = _mm_setzero_si128(), low_words = _mm_set1_epi32(0xFFFF);
+  const __m128i blue_rg = _mm_set_epi16(-5427, -2765, -5427, -2765, -5427, -2765, -5427, -2765);
+  const __m128i blue_b1 = _mm_set_epi16(32767, 8192, 32767, 8192, 32767, 8192, 32767, 8192);
+  const __m128i red_rg = _mm_set_epi16(-6860, 8192, -6860, 8192, -6860, 8192, -6860, 8192);
+  const __m128i red_b1 = _mm_set_epi16(32767, -1332, 32767, -1332, 32767, -1332, 32767, -1332);
+  const __m128i ones = _mm_set1_epi16(1), offset = _mm_set1_epi32(128);
+  for (; isa >= 1 && i + 8 <= pairs; i += 8) {
+    __m128i sums[3];
+    for (int c = 0; c < 3; c++) {
+      __m128i upper = _mm_loadu_si128((const __m128i *)(const void *)(top[c] + 2 * i));
+      __m128i lower = _mm_loadu_si128((const __m128i *)(const void *)(bottom[c] + 2 * i));
+      __m128i lo = _mm_add_epi16(_mm_unpacklo_epi8(upper, zeroes), _mm_unpacklo_epi8(lower, zeroes));
+      __m128i hi = _mm_add_epi16(_mm_unpackhi_epi8(upper, zeroes), _mm_unpackhi_epi8(lower, zeroes));
+      // Adjacent columns added: each 32-bit lane's two words summed, then packed back to eight words.
+      lo = _mm_add_epi32(_mm_and_si128(lo, low_words), _mm_srli_epi32(lo, 16));
+      hi = _mm_add_epi32(_mm_and_si128(hi, low_words), _mm_srli_epi32(hi, 16));
+      sums[c] = _mm_packs_epi32(lo, hi);
+    }
+    __m128i rg_lo = _mm_unpacklo_epi16(sums[0], sums[1]), rg_hi = _mm_unpackhi_epi16(sums[0], sums[1]);
+    __m128i b1_lo = _mm_unpacklo_epi16(sums[2], ones), b1_hi = _mm_unpackhi_epi16(sums[2], ones);
+#define CHROMA(rg, b1)                                                                                        \
+  _mm_packs_epi32(                                                                                           \
+      _mm_add_epi32(_mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(rg_lo, rg), _mm_madd_epi16(b1_lo, b1)), 16), \
+                    offset),                                                                                 \
+      _mm_add_epi32(_mm_srai_epi32(_mm_add_epi32(_mm_madd_epi16(rg_hi, rg), _mm_madd_epi16(b1_hi, b1)), 16), \
+                    offset))
+    __m128i cb = CHROMA(blue_rg, blue_b1), cr = CHROMA(red_rg, red_b1);
+#undef CHROMA
+    _mm_storel_epi64((__m128i *)(void *)(out_cb + i), _mm_packus_epi16(cb, cb));
+    _mm_storel_epi64((__m128i *)(void *)(out_cr + i), _mm_packus_epi16(cr, cr));
+  }
+#endif
+  for (; i < pairs; i++) {
     int32_t r = top[0][2 * i] + top[0][2 * i + 1] + bottom[0][2 * i] + bottom[0][2 * i + 1];
     int32_t g = top[1][2 * i] + top[1][2 * i + 1] + bottom[1][2 * i] + bottom[1][2 * i + 1];
     int32_t b = top[2][2 * i] + top[2][2 * i + 1] + bottom[2][2 * i] + bottom[2][2 * i + 1];
@@ -216,17 +344,24 @@ static void chroma_row(const uint8_t *const top[3], const uint8_t *const bottom[
   }
 }
 
+
 int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint8_t *y, const uint8_t *cb,
                             const uint8_t *cr, int32_t width, int32_t height, int32_t chroma_width,
                             int32_t chroma_height, int32_t factor_x, int32_t factor_y,
-                            thumbify_chroma_upsampling upsampling, uint8_t *out_y, uint8_t *out_cb,
-                            uint8_t *out_cr) {
+                            thumbify_chroma_upsampling upsampling, int32_t widest_isa, uint8_t *out_y,
+                            uint8_t *out_cb, uint8_t *out_cr) {
   if (width <= 0 || height <= 0 || factor_x < 1 || factor_x > 2 || factor_y < 1 || factor_y > 2) return 0;
   if (chroma_width != (width + factor_x - 1) / factor_x || chroma_height != (height + factor_y - 1) / factor_y)
     return 0;
   if (conversion->encode_steps < 2) return 0;
   chroma_terms terms;
   make_chroma_terms(&terms);
+  int isa = widest_isa;
+#if HAS_AVX2_PATH
+  if (isa >= 2 && !__builtin_cpu_supports("avx2")) isa = 1;
+#else
+  if (isa >= 2) isa = 1;
+#endif
   size_t w = (size_t)width;
   // Per row pair: the two rows' chroma (Cb, Cr), their converted R, G and B, and a triangle's column sums.
   uint8_t *buffer = malloc(10 * w + sizeof(int32_t) * ((size_t)chroma_width + 1));
@@ -245,12 +380,12 @@ int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint
                    scratch);
       upsample_row(cr, width, chroma_width, chroma_height, factor_x, factor_y, upsampling, row, cr_rows[half],
                    scratch);
-      convert_row(conversion, &terms, y + (size_t)row * w, cb_rows[half], cr_rows[half], width,
+      convert_row(conversion, &terms, isa, y + (size_t)row * w, cb_rows[half], cr_rows[half], width,
                   out_y + (size_t)row * w, rgb_rows[half][0], rgb_rows[half][1], rgb_rows[half][2]);
     }
     const uint8_t *const top[3] = {rgb_rows[0][0], rgb_rows[0][1], rgb_rows[0][2]};
     const uint8_t *const bottom[3] = {rgb_rows[rows - 1][0], rgb_rows[rows - 1][1], rgb_rows[rows - 1][2]};
-    chroma_row(top, bottom, width, out_cb + (size_t)j * blocks, out_cr + (size_t)j * blocks);
+    chroma_row(top, bottom, width, isa, out_cb + (size_t)j * blocks, out_cr + (size_t)j * blocks);
   }
   free(buffer);
   return 1;

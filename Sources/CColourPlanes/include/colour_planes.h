@@ -32,12 +32,15 @@ typedef enum {
 /// by `factor_x`, `factor_y`, rounded up), all tightly packed. `out_y` takes `width` × `height` samples,
 /// `out_cb` and `out_cr` ⌈width / 2⌉ × ⌈height / 2⌉ each.
 ///
+/// `widest_isa` is the widest instruction set it may use: 0 portable C, 1 SSE2 (x86-64's baseline), 2 AVX2
+/// where the CPU has it (checked at run time; production passes 2). Every level gives the same bytes.
+///
 /// Returns 1 when done, 0 when declined (nothing written): a factor other than 1 or 2, a chroma size that
 /// does not match, or an empty image.
 int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint8_t *y, const uint8_t *cb,
                             const uint8_t *cr, int32_t width, int32_t height, int32_t chroma_width,
                             int32_t chroma_height, int32_t factor_x, int32_t factor_y,
-                            thumbify_chroma_upsampling upsampling, uint8_t *out_y, uint8_t *out_cb,
-                            uint8_t *out_cr);
+                            thumbify_chroma_upsampling upsampling, int32_t widest_isa, uint8_t *out_y,
+                            uint8_t *out_cb, uint8_t *out_cr);
 
 #endif

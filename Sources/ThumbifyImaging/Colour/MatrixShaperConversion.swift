@@ -138,10 +138,18 @@ struct MatrixShaperConversion: Sendable {
   /// chroma factors of 1 or 2; otherwise (4:1:1, limited range) three passes in Swift, with nearest
   /// chroma: ``YCbCrImage/rgb()``, ``apply(_:count:channels:)``, ``YCbCrImage/init(fullRange:)``.
   ///
+  /// - Parameter widestInstructionSet: for tests, the widest the C code may use: 0 portable C, 1 SSE2,
+  ///   2 AVX2 where the CPU has it (all give the same bytes).
   /// - Complexity: O(*n*) in the number of pixels.
-  func apply(to image: YCbCrImage, upsampling: ChromaUpsampling = planarUpsampling) -> YCbCrImage {
+  func apply(
+    to image: YCbCrImage, upsampling: ChromaUpsampling = planarUpsampling, widestInstructionSet: Int = 2
+  ) -> YCbCrImage {
     guard image.width > 0, image.height > 0 else { return image }
-    if image.range == .full, let planes = convertedPlanes(image, upsampling: upsampling) { return planes }
+    if image.range == .full,
+      let planes = convertedPlanes(image, upsampling: upsampling, widestInstructionSet: widestInstructionSet)
+    {
+      return planes
+    }
     var rgb = image.rgb()
     let count = rgb.width * rgb.height
     rgb.pixels.withUnsafeMutableBufferPointer { apply($0.baseAddress!, count: count, channels: 3) }
@@ -150,7 +158,9 @@ struct MatrixShaperConversion: Sendable {
 
   /// ``apply(to:upsampling:)``'s one pass in C, or `nil` where it declines (a chroma factor other than 1
   /// or 2).
-  private func convertedPlanes(_ image: YCbCrImage, upsampling: ChromaUpsampling) -> YCbCrImage? {
+  private func convertedPlanes(
+    _ image: YCbCrImage, upsampling: ChromaUpsampling, widestInstructionSet: Int
+  ) -> YCbCrImage? {
     let (width, height) = (image.width, image.height)
     let chroma = YCbCrImage.chromaSize(of: Size(width: width, height: height), factor: (2, 2))
     var tables = thumbify_matrix_shaper()
@@ -176,7 +186,7 @@ struct MatrixShaperConversion: Sendable {
                         Int32(image.chromaFactor.x),
                         Int32(image.chromaFactor.y),
                         upsampling == .triangle ? THUMBIFY_CHROMA_TRIANGLE : THUMBIFY_CHROMA_NEAREST,
-                        luma.baseAddress, cb.baseAddress, cr.baseAddress) == 1
+                        Int32(widestInstructionSet), luma.baseAddress, cb.baseAddress, cr.baseAddress) == 1
                   }
                 }
               }

@@ -10,12 +10,12 @@ import Testing
 /// RGB (``YCbCrImage/rgb()``), the Swift tables and Little CMS, back to 4:2:0 (``YCbCrImage/init(fullRange:)``).
 @Suite("Colour plane conversion", .offThePool)
 struct ColourPlaneConversionTests {
-  /// Sizes with odd widths and heights, a single row, column and pixel, and one wider than the C
-  /// code's eight-pixel step; each with every chroma factor the JPEG decoder hands over.
+  /// Sizes with odd widths and heights, a single row, column and pixel, and several of the C code's
+  /// eight-pixel (and eight-block) steps with a remainder; with every chroma factor the JPEG decoder hands over.
   static let cases: [(width: Int, height: Int, factor: Factor)] = [
     (37, 23, .f420), (64, 48, .f420), (1, 1, .f420), (2, 3, .f420), (33, 1, .f420), (1, 17, .f420),
     (37, 23, .f422), (64, 48, .f422), (5, 4, .f422), (37, 23, .f444), (8, 8, .f444), (37, 23, .f440),
-    (9, 2, .f440),
+    (9, 2, .f440), (131, 9, .f420), (130, 6, .f422),
   ]
 
   enum Factor: String, Sendable, CustomStringConvertible {
@@ -124,10 +124,13 @@ struct ColourPlaneConversionTests {
       let image = Self.randomPlanes(
         width: width, height: height, factor: factor, seed: UInt64(index * 10 + number))
 
-      // When they are converted in one pass, with each upsampling, and step by step (Swift's tables
-      // and Little CMS on the same upsampled pixels)
+      // When they are converted in one pass, with each upsampling (and with the AVX2, SSE2 and portable C
+      // code), and step by step (Swift's tables and Little CMS on the same upsampled pixels)
       for upsampling in [MatrixShaperConversion.ChromaUpsampling.nearest, .triangle] {
         let fused = conversion.tables.apply(to: image, upsampling: upsampling)
+        let narrower = [1, 0].map {
+          conversion.tables.apply(to: image, upsampling: upsampling, widestInstructionSet: $0)
+        }
         let upsampled = upsampling == .triangle ? Self.triangleUpsampled(image) : image
         let swift = Self.stepByStep(upsampled) { conversion.tables.apply($0, count: $1, channels: 3) }
         let littleCMS = Self.stepByStep(upsampled) { pixels, count in
@@ -138,6 +141,7 @@ struct ColourPlaneConversionTests {
         let label = "\(width)×\(height) \(factor) \(upsampling) profile \(number)"
         #expect(fused.chromaFactor == (2, 2), "\(label)")
         #expect(Self.largestDifference(fused, swift) == 0, "\(label)")
+        #expect(narrower.allSatisfy { Self.largestDifference($0, fused) == 0 }, "\(label): SSE2 or C differs")
         #expect(Self.largestDifference(fused, littleCMS) <= 1, "\(label)")
         #expect(
           Self.largestDifference(fused, image) > 8 || width * height < 16, "\(label): nothing converted")
