@@ -118,11 +118,13 @@ static inline void convert_pixel(const thumbify_matrix_shaper *conversion, const
 /// ``convert_row``'s eight-pixel steps with AVX2 (chosen at run time): the arithmetic eight lanes wide, the
 /// lookups scalar; the same operations in the same order (no fused multiply-adds), so the same bytes as
 /// the SSE2 and scalar paths. Returns how many pixels it did.
-__attribute__((target("avx2"))) static int32_t convert_row_avx2(const thumbify_matrix_shaper *conversion,
-                                                                const chroma_terms *terms, const uint8_t *y,
-                                                                const uint8_t *cb, const uint8_t *cr,
-                                                                int32_t width, uint8_t *out_y, uint8_t *out_r,
-                                                                uint8_t *out_g, uint8_t *out_b) {
+///
+/// `pair_cb` and `pair_cr`, when not NULL, are the row's chroma samples with each covering two pixels (nearest
+/// chroma, 4:2:x): their terms are then looked up once for both pixels.
+__attribute__((target("avx2"))) static int32_t convert_row_avx2(
+    const thumbify_matrix_shaper *conversion, const chroma_terms *terms, const uint8_t *y, const uint8_t *cb,
+    const uint8_t *cr, const uint8_t *pair_cb, const uint8_t *pair_cr, int32_t width, uint8_t *out_y,
+    uint8_t *out_r, uint8_t *out_g, uint8_t *out_b) {
   const float *linear = conversion->linear;
   const uint8_t *encode = conversion->encode;
   const __m256 m0 = _mm256_set1_ps(conversion->matrix[0]), m1 = _mm256_set1_ps(conversion->matrix[1]);
@@ -140,13 +142,31 @@ __attribute__((target("avx2"))) static int32_t convert_row_avx2(const thumbify_m
     __m256i base = _mm256_add_epi32(
         _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(y + x))), 16),
         rounding);
-    __m256i green_terms = _mm256_add_epi32(LOOKUP8(_mm256_setr_epi32, terms->cb_g, b8),
-                                           LOOKUP8(_mm256_setr_epi32, terms->cr_g, r8));
+    __m256i red_terms, green_terms, blue_terms;
+    if (pair_cb) {
+      // Four samples' terms, each spread over its two pixels.
+      const uint8_t *b4 = pair_cb + x / 2, *r4 = pair_cr + x / 2;
+      const __m256i spread = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+#define LOOKUP4(table, index)                                                                                  \
+  _mm256_permutevar8x32_epi32(                                                                                 \
+      _mm256_castsi128_si256(_mm_setr_epi32((table)[(index)[0]], (table)[(index)[1]], (table)[(index)[2]],    \
+                                            (table)[(index)[3]])),                                          \
+      spread)
+      red_terms = LOOKUP4(terms->cr_r, r4);
+      green_terms = _mm256_add_epi32(LOOKUP4(terms->cb_g, b4), LOOKUP4(terms->cr_g, r4));
+      blue_terms = LOOKUP4(terms->cb_b, b4);
+#undef LOOKUP4
+    } else {
+      red_terms = LOOKUP8(_mm256_setr_epi32, terms->cr_r, r8);
+      green_terms = _mm256_add_epi32(LOOKUP8(_mm256_setr_epi32, terms->cb_g, b8),
+                                     LOOKUP8(_mm256_setr_epi32, terms->cr_g, r8));
+      blue_terms = LOOKUP8(_mm256_setr_epi32, terms->cb_b, b8);
+    }
     _Alignas(32) int32_t rgb[3][8];
 #define CLAMPED(terms) _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(_mm256_add_epi32(base, terms), 16), black), white)
-    _mm256_store_si256((__m256i *)(void *)rgb[0], CLAMPED(LOOKUP8(_mm256_setr_epi32, terms->cr_r, r8)));
+    _mm256_store_si256((__m256i *)(void *)rgb[0], CLAMPED(red_terms));
     _mm256_store_si256((__m256i *)(void *)rgb[1], CLAMPED(green_terms));
-    _mm256_store_si256((__m256i *)(void *)rgb[2], CLAMPED(LOOKUP8(_mm256_setr_epi32, terms->cb_b, b8)));
+    _mm256_store_si256((__m256i *)(void *)rgb[2], CLAMPED(blue_terms));
 #undef CLAMPED
     __m256 r = LOOKUP8(_mm256_setr_ps, linear, rgb[0]);
     __m256 g = LOOKUP8(_mm256_setr_ps, linear + 256, rgb[1]);
@@ -197,12 +217,18 @@ __attribute__((target("avx2"))) static int32_t convert_row_avx2(const thumbify_m
 /// SSE2 (x86-64's baseline) eight pixels a step: the arithmetic in vectors, the table lookups as scalar
 /// loads (SSE2 has no gather); the same operations in the same order as ``convert_pixel``, so the same bytes.
 static void convert_row(const thumbify_matrix_shaper *conversion, const chroma_terms *terms, int isa,
-                        const uint8_t *y, const uint8_t *cb, const uint8_t *cr, int32_t width, uint8_t *out_y,
-                        uint8_t *out_r, uint8_t *out_g, uint8_t *out_b) {
+                        const uint8_t *y, const uint8_t *cb, const uint8_t *cr, const uint8_t *pair_cb,
+                        const uint8_t *pair_cr, int32_t width, uint8_t *out_y, uint8_t *out_r, uint8_t *out_g,
+                        uint8_t *out_b) {
   int32_t x = 0;
   (void)isa;  // no vector path without SSE2
 #if HAS_AVX2_PATH
-  if (isa >= 2) x = convert_row_avx2(conversion, terms, y, cb, cr, width, out_y, out_r, out_g, out_b);
+  if (isa >= 2) {
+    x = convert_row_avx2(conversion, terms, y, cb, cr, pair_cb, pair_cr, width, out_y, out_r, out_g, out_b);
+  }
+#else
+  (void)pair_cb;
+  (void)pair_cr;
 #endif
 #if defined(__SSE2__)
   const float *linear = conversion->linear;
@@ -380,7 +406,12 @@ int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint
                    scratch);
       upsample_row(cr, width, chroma_width, chroma_height, factor_x, factor_y, upsampling, row, cr_rows[half],
                    scratch);
-      convert_row(conversion, &terms, isa, y + (size_t)row * w, cb_rows[half], cr_rows[half], width,
+      // Nearest chroma two pixels wide: the AVX2 code looks each sample's terms up once for both.
+      int paired = (upsampling == THUMBIFY_CHROMA_NEAREST && factor_x == 2);
+      size_t chroma_row_start = (size_t)(row / factor_y < chroma_height ? row / factor_y : chroma_height - 1) *
+                                (size_t)chroma_width;
+      convert_row(conversion, &terms, isa, y + (size_t)row * w, cb_rows[half], cr_rows[half],
+                  paired ? cb + chroma_row_start : NULL, paired ? cr + chroma_row_start : NULL, width,
                   out_y + (size_t)row * w, rgb_rows[half][0], rgb_rows[half][1], rgb_rows[half][2]);
     }
     const uint8_t *const top[3] = {rgb_rows[0][0], rgb_rows[0][1], rgb_rows[0][2]};
