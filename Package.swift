@@ -36,12 +36,15 @@ let package = Package(
     // libpng's row-by-row reading, in C so that its longjmp errors never cross Swift frames; libdeflate
     // inflates a plain image's data in one call there.
     .target(name: "CPNGRows", dependencies: ["CPNG", "CDeflate"]),
+    // A tagged JPEG's planes converted to sRGB planes in one vectorised pass (tables, matrix, 2×2 blocks).
+    .target(name: "CColourPlanes"),
     // The decode journal's fatal-signal handler (crash-loop protection), in C: async-signal-safe code.
     .target(name: "CDecodeJournal"),
     .target(
       name: "ThumbifyImaging",
       dependencies: [
-        "ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CWebP", "CGIF", "CLCMS2", "CAvif", "CRsvg",
+        "ThumbifySystem", "CTurboJPEG", "CPNG", "CPNGRows", "CColourPlanes", "CWebP", "CGIF", "CLCMS2",
+        "CAvif", "CRsvg",
       ]),
     .target(name: "ThumbifyFetching", dependencies: ["ThumbifySystem", "CCurl", "CLinux"]),
     .target(name: "ThumbifyExtracting", dependencies: ["CUchardet"]),

@@ -5,6 +5,8 @@ import ThumbifySystem
 ///
 /// Every conversion is perceptual with black-point compensation (what libvips and Pillow do when
 /// asked for sRGB), runs at the decode's output size before resampling, and writes untagged sRGB.
+/// A matrix/TRC profile on a JPEG's planes is converted by tables and a matrix that agree with
+/// Little CMS (``planarConversion(_:)``).
 /// A profile is looked at once per process: its SHA-256 keys a cache of what to do with it, so a
 /// site's thousand images with one camera profile build one transform, and an sRGB profile costs a
 /// digest and a lookup. An image without a profile never reaches this type. See docs/imaging.md.
@@ -62,6 +64,13 @@ enum ColorManagement {
       return SourceProfile(description: description, isConverted: false, warning: warning)
     case .convert(let transform, let description):
       let count = buffer.width * buffer.height
+      // A matrix/TRC profile on RGB: the same conversion, without Little CMS's per-pixel calls.
+      if let tables = transform.matrixShaper, count > 0 {
+        buffer.pixels.withUnsafeMutableBufferPointer {
+          tables.apply($0.baseAddress!, count: count, channels: 3)
+        }
+        return SourceProfile(description: description, isConverted: true)
+      }
       buffer.pixels.withUnsafeMutableBytes { pixels in
         // In place: both layouts have the same bytes a pixel, and alpha is not written (no COPY_ALPHA).
         transform.apply(from: UnsafeRawPointer(pixels.baseAddress!), to: pixels.baseAddress!, count: count)
@@ -108,6 +117,19 @@ enum ColorManagement {
     guard case .bytes(let bytes)? = profile else { return false }
     if case .convert = plan(for: bytes, layout: .rgb) { return true }
     return false
+  }
+
+  /// The conversion a planar decode applies to its planes (``MatrixShaperConversion``), with what to
+  /// record, for a profile that needs converting and is matrix/TRC (RGB or grey); `nil` for any other
+  /// (no profile, sRGB, unusable, CLUT), which the caller handles as before.
+  static func planarConversion(_ profile: EmbeddedProfile?)
+    -> (conversion: MatrixShaperConversion, profile: SourceProfile)?
+  {
+    guard case .bytes(let bytes)? = profile,
+      case .convert(let transform, let description) = plan(for: bytes, layout: .rgb),
+      let conversion = transform.matrixShaper
+    else { return nil }
+    return (conversion, SourceProfile(description: description, isConverted: true))
   }
 
   /// What is recorded for a profile that ``needsConversion(_:)`` said to leave alone (an sRGB one,

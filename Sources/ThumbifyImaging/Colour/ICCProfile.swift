@@ -66,6 +66,9 @@ final class ICCProfile {
 /// transform (its one-pixel cache is off) and Little CMS allows calls from several threads at once.
 final class ColorTransform: @unchecked Sendable {
   let handle: cmsHTRANSFORM
+  /// The same conversion as tables and a matrix, for an RGB or grey matrix/TRC source profile (no CLUT)
+  /// converted to 8-bit RGB, when it agrees with Little CMS to a level; `nil` otherwise.
+  let matrixShaper: MatrixShaperConversion?
 
   /// A perceptual transform with black-point compensation from `source` (samples laid out as
   /// `format`) to sRGB samples laid out as `output`.
@@ -78,6 +81,14 @@ final class ColorTransform: @unchecked Sendable {
         cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE))
     else { return nil }
     self.handle = handle
+    let isMatrixShaper =
+      cmsIsMatrixShaper(source.handle) != 0
+      && cmsIsCLUT(source.handle, cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(LCMS_USED_AS_INPUT))
+        == 0
+    let readsRGB = format == thumbify_lcms_rgb_8 || format == thumbify_lcms_gray_in_rgb_8
+    self.matrixShaper =
+      isMatrixShaper && readsRGB && output == thumbify_lcms_rgb_8
+      ? MatrixShaperConversion(source: source, transform: handle) : nil
   }
 
   deinit { cmsDeleteTransform(handle) }

@@ -22,16 +22,20 @@ extension JPEGDecoder {
   /// (``YCbCrImage/chromaCovering420(_:stored:source:)``).
   ///
   /// - Returns: `nil` for CMYK, YCCK and RGB JPEGs (their samples are not Y′CbCr), unknown
-  ///   subsamplings and an ICC profile other than sRGB; ``decode(_:options:)`` handles those.
+  ///   subsamplings and an ICC profile other than sRGB that is not matrix/TRC (a CLUT);
+  ///   ``decode(_:options:)`` handles those. A matrix/TRC profile is converted here, at the decode's
+  ///   size (``MatrixShaperConversion``).
   /// - Throws: the same errors as ``decode(_:options:)``.
   func decodePlanes(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedPlanes? {
     try withHeader(data, options: options) {
       (decompressor, jpeg, header, markers) throws(ImageError) -> DecodedPlanes? in
       let orientation = markers.orientation
       let isGray = header.colorspace == Int32(TJCS_GRAY.rawValue)
+      // A matrix/TRC profile is converted on the planes below; any other that needs converting (a
+      // CLUT) goes the RGB path, which converts it with Little CMS.
+      let conversion = ColorManagement.planarConversion(markers.profile)
       guard header.colorspace == Int32(TJCS_YCbCr.rawValue) || isGray,
-        // Planes are sRGB's: a profile that needs converting goes the RGB path, which converts it.
-        !ColorManagement.needsConversion(markers.profile),
+        conversion != nil || !ColorManagement.needsConversion(markers.profile),
         let factor = Self.chromaFactor(subsampling: header.subsampling)
       else { return nil }
       let required = YCbCrImage.chromaCovering420(
@@ -72,9 +76,10 @@ extension JPEGDecoder {
         cb: SamplePlane(width: chroma.width, height: chroma.height, samples: cb),
         cr: SamplePlane(width: chroma.width, height: chroma.height, samples: cr),
         range: .full, chromaFactor: factor)
+      let sRGB = conversion.map { $0.conversion.apply(to: image) } ?? image
       return DecodedPlanes(
-        image: image.oriented(orientation), format: .jpeg, originalSize: orientation.upright(header.size),
-        profile: markers.profile.map(ColorManagement.unconverted))
+        image: sRGB.oriented(orientation), format: .jpeg, originalSize: orientation.upright(header.size),
+        profile: conversion?.profile ?? markers.profile.map(ColorManagement.unconverted))
     }
   }
 

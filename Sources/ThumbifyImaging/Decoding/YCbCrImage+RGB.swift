@@ -16,6 +16,8 @@ extension YCbCrImage {
     let (width, height) = (luma.width, luma.height)
     let (fx, fy) = (max(1, chromaFactor.x), max(1, chromaFactor.y))
     let (chromaWidth, chromaHeight) = (cb.width, cb.height)
+    // Each column's chroma sample, once: a division per pixel cost more than the conversion.
+    let chromaColumns = (0..<width).map { min($0 / fx, chromaWidth - 1) }
     let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, initialized in
       luma.samples.withUnsafeBufferPointer { y in
         cb.samples.withUnsafeBufferPointer { cb in
@@ -29,7 +31,7 @@ extension YCbCrImage {
                       for row in 0..<height {
                         let chromaRow = min(row / fy, chromaHeight - 1) * chromaWidth
                         for column in 0..<width {
-                          let c = chromaRow + min(column / fx, chromaWidth - 1)
+                          let c = chromaRow + chromaColumns[column]
                           let base = yTable[Int(y[row * width + column])]
                           let blue = Int(cb[c])
                           let red = Int(cr[c])

@@ -1,3 +1,4 @@
+import CLCMS2
 import CTurboJPEG
 import Testing
 
@@ -53,21 +54,95 @@ struct ColourManagementTests {
   }
 
   @Test(arguments: wideSpaces)
-  func wideGamutJPEGNeverTakesThePlanarPath(space: TestImages.RGBSpace) throws {
-    // Given a wide-gamut JPEG (Y′CbCr, which the planar path would otherwise decode)
+  func wideGamutJPEGPlanesAreConvertedToSRGB(space: TestImages.RGBSpace) throws {
+    // Given a wide-gamut JPEG (Y′CbCr, which the planar path decodes) and the same file tagged sRGB
     let pixels = TestImages.converting(TestImages.colourChart, to: space)
     let jpeg = TestImages.withICCProfile(Self.jpeg(pixels), TestImages.iccProfile(space))
-
-    // When the planar decode is asked for it, and for the same file tagged sRGB
-    let planes = try ImageDecoder().decodePlanes(jpeg, options: DecodeOptions())
     let sRGB = TestImages.withICCProfile(Self.jpeg(TestImages.colourChart), TestImages.iccProfile(.sRGB))
-    let sRGBPlanes = try ImageDecoder().decodePlanes(sRGB, options: DecodeOptions())
 
-    // Then the wide-gamut one is declined (the RGB path converts it) and the sRGB one is not
-    #expect(planes == nil)
+    // When the planar decode is asked for both, and for the wide-gamut pixels without their profile
+    let planes = try #require(try ImageDecoder().decodePlanes(jpeg, options: DecodeOptions()))
+    let sRGBPlanes = try ImageDecoder().decodePlanes(sRGB, options: DecodeOptions())
+    let unmanaged = try #require(try ImageDecoder().decodePlanes(Self.jpeg(pixels), options: DecodeOptions()))
+
+    // Then the wide-gamut planes are the sRGB picture (never a transform silently skipped), the
+    // unmanaged ones are not, and each profile is recorded as what was done
+    let reference = try Self.jpegReference()
+    let close = TestImages.deltaE2000(planes.image.rgb(), reference)
+    #expect(close.mean < 1 && close.max < 3, "\(close)")
+    let far = TestImages.deltaE2000(unmanaged.image.rgb(), reference)
+    #expect(far.mean > 3, "\(far)")
+    #expect(planes.profile == SourceProfile(description: space.rawValue, isConverted: true))
     #expect(
       sRGBPlanes?.profile == SourceProfile(description: TestImages.RGBSpace.sRGB.rawValue, isConverted: false)
     )
+  }
+
+  /// Profiles whose tables and matrix (``MatrixShaperConversion``) stand in for Little CMS: the wide
+  /// spaces and a gamma-1.8 grey.
+  static func matrixShaperProfiles() -> [[UInt8]] {
+    let curve = cmsBuildGamma(nil, 1.8)
+    defer { cmsFreeToneCurve(curve) }
+    let grey = cmsCreateGrayProfile(cmsD50_xyY(), curve)!
+    defer { cmsCloseProfile(grey) }
+    var size: cmsUInt32Number = 0
+    cmsSaveProfileToMem(grey, nil, &size)
+    var greyBytes = [UInt8](repeating: 0, count: Int(size))
+    cmsSaveProfileToMem(grey, &greyBytes, &size)
+    return wideSpaces.map(TestImages.iccProfile) + [greyBytes]
+  }
+
+  @Test func tablesAndMatrixAgreeWithLittleCMS() throws {
+    for profile in Self.matrixShaperProfiles() {
+      // Given a matrix/TRC profile's transform to sRGB, which has tables and a matrix beside it
+      guard case .convert(let transform, _) = ColorManagement.plan(for: profile, layout: .rgb) else {
+        Issue.record("The profile is not converted")
+        continue
+      }
+      let tables = try #require(transform.matrixShaper)
+
+      // When every grey level and a spread of colours off the 17³ check grid go through both
+      var samples: [UInt8] = (0...255).flatMap { [UInt8($0), UInt8($0), UInt8($0)] }
+      var generator = SystemRandomNumberGenerator()
+      for _ in 0..<20_000 { samples += (0..<3).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+      let count = samples.count / 3
+      var expected = samples
+      samples.withUnsafeBytes { source in
+        expected.withUnsafeMutableBytes {
+          transform.apply(from: source.baseAddress!, to: $0.baseAddress!, count: count)
+        }
+      }
+      var ours = samples
+      ours.withUnsafeMutableBufferPointer { tables.apply($0.baseAddress!, count: count, channels: 3) }
+
+      // Then no sample is more than one level apart, and some moved (the conversion is not the identity)
+      let differences = zip(ours, expected).map { abs(Int($0) - Int($1)) }
+      #expect(differences.max() ?? 0 <= 1)
+      #expect(zip(ours, samples).contains { abs(Int($0) - Int($1)) > 4 })
+    }
+  }
+
+  @Test func aCLUTProfileHasNoTablesAndKeepsTheRGBPath() throws {
+    // Given the chart as a JPEG tagged with an RGB profile made of a CLUT
+    let profile = TestImages.rgbCLUTProfile()
+    let chart = TestImages.colourChart
+    let jpeg = TestImages.withICCProfile(Self.jpeg(chart), profile)
+
+    // When its planes are asked for, and it is decoded
+    let planes = try ImageDecoder().decodePlanes(jpeg, options: DecodeOptions())
+    let image = try ImageDecoder().decode(jpeg, options: DecodeOptions())
+
+    // Then Little CMS's transform has no tables beside it, the planar path declines the file and the
+    // RGB path converts it (a 1.3 power: darker than the chart)
+    guard case .convert(let transform, _) = ColorManagement.plan(for: profile, layout: .rgb) else {
+      Issue.record("The CLUT profile is not converted")
+      return
+    }
+    #expect(transform.matrixShaper == nil)
+    #expect(planes == nil)
+    #expect(image.profile == SourceProfile(description: "Thumbify test RGB CLUT", isConverted: true))
+    let moved = TestImages.deltaE2000(image.buffer, chart)
+    #expect(moved.mean > 3, "\(moved)")
   }
 
   @Test func anSRGBProfileChangesNothing() throws {

@@ -105,6 +105,36 @@ extension TestImages {
     return save(profile)
   }
 
+  /// An RGB input profile made of a CLUT (9³ grid, Lab PCS, no matrix or TRC tags) whose colours are
+  /// sRGB's darkened by a 1.3 power: a profile a matrix/TRC shortcut must not be used for.
+  static func rgbCLUTProfile() -> [UInt8] {
+    let profile = cmsCreateProfilePlaceholder(nil)!
+    defer { cmsCloseProfile(profile) }
+    cmsSetProfileVersion(profile, 4.3)
+    cmsSetDeviceClass(profile, cmsSigInputClass)
+    cmsSetColorSpace(profile, cmsSigRgbData)
+    cmsSetPCS(profile, cmsSigLabData)
+    let pipeline = cmsPipelineAlloc(nil, 3, 3)!
+    defer { cmsPipelineFree(pipeline) }
+    let clut = cmsStageAllocCLut16bit(nil, 9, 3, 3, nil)!
+    cmsStageSampleCLut16bit(
+      clut,
+      { input, output, _ in
+        let rgb = (0..<3).map { pow(Double(input![$0]) / 65535, 1.3) }
+        var lab = TestImages.lab(fromSRGB: rgb)
+        cmsFloat2LabEncoded(output, &lab)
+        return 1
+      }, nil, 0)
+    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+    cmsPipelineInsertStage(pipeline, cmsAT_END, clut)
+    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+    cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
+    var d50 = cmsD50_XYZ().pointee
+    cmsWriteTag(profile, cmsSigMediaWhitePointTag, &d50)
+    setDescription(profile, "Thumbify test RGB CLUT")
+    return save(profile)
+  }
+
   /// The test press's sRGB colour (0…1) for CMYK ink amounts (0…1): the profile-free formula
   /// (``CMYKConversion``), then darkened by a 1.4 power, as dot gain darkens mid-tones.
   static func cmykModel(_ ink: [Double]) -> [Double] {
