@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("thumbify extract")
 struct ExtractCommandTests {

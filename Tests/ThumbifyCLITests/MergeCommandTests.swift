@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStore
 
-@testable import ThumbifyCLI
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("thumbify merge command line")
 struct MergeCommandTests {

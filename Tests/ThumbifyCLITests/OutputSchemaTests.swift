@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The validator the output tests rely on, held to documents that must fail: a validator that
 /// accepted everything would pass every output test.

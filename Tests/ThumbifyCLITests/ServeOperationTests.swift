@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

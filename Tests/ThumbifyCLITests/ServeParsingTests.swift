@@ -1,7 +1,7 @@
 import Testing
 
 @testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("serve: request targets, listen addresses, rate limits", .offThePool)
 struct ServeParsingTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import Thumbify
+import ThumbifyStore
 
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// `--state <dir>` and the default state directory on the command line (issue 21).
 @Suite("The state directory on the command line")

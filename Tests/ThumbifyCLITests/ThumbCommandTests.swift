@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
 
 @Suite("thumbify thumb")
 struct ThumbCommandTests {

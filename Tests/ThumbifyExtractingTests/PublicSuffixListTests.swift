@@ -1,7 +1,7 @@
 import Testing
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Public Suffix List", .offThePool)
 struct PublicSuffixListTests {

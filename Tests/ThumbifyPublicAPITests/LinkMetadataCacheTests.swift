@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import Thumbify
 
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Public API: LinkMetadata caches", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataCacheTests {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import Thumbify
 
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Public API: LinkMetadataProvider", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataProviderTests {

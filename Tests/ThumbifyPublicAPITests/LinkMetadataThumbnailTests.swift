@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 import Thumbify
 
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Public API: LinkMetadata's thumbnails", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataThumbnailTests {

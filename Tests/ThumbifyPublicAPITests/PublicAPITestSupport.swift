@@ -1,7 +1,8 @@
 import Foundation
 import Thumbify
 
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyImagingTestSupport
 
 // Only the servers and test images come from the support target; the library is used through `import
 // Thumbify` alone. Being in the package, these tests also see `package` declarations: they use one only

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyFetching
 
-@testable import ThumbifyFetching
+@testable import ThumbifyFetchingTestSupport
 @testable import ThumbifyRendering
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

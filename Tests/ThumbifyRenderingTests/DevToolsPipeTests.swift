@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ThumbifyExtracting
 @testable import ThumbifyRendering
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,8 @@
 import Testing
+import ThumbifyExtracting
 
-@testable import ThumbifyExtracting
+@testable import ThumbifyExtractingTestSupport
 @testable import ThumbifyRendering
-@testable import ThumbifyTestSupport
 
 @Suite("When to render, and what rendering adds")
 struct RenderRuleTests {

@@ -1,12 +1,9 @@
 import Testing
+import ThumbifyExtracting
+import ThumbifyFetching
+import ThumbifyImaging
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
 
 @Suite("Error taxonomy")
 struct ErrorTaxonomyTests {

@@ -2,7 +2,7 @@ import CUchardet
 import Testing
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The text of the pages `scripts/generate-charset-fixtures` writes with Python's codecs.
 enum CharsetFixtureText {

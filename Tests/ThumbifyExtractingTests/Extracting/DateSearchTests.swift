@@ -1,7 +1,7 @@
 import Testing
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The whole-page date search (`DateSearch`, docs/metadata.md, Dates): what it reads when no
 /// structured source gives a publication date, how it scores, and what it leaves out. The clock is

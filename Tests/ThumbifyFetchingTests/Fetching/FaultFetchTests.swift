@@ -2,13 +2,9 @@ import CCurl
 import Foundation
 import Testing
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
 @testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Fetching from a misbehaving server", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct FaultFetchTests {

@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 
 @testable import ThumbifyFetching
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Host health: skipping a failing host", .offThePool)
 struct HostHealthTests {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// AVIF input: the fixtures are made by `Fixtures/make-avif-fixtures.sh` (avifenc) from a 32×16
 /// quadrant picture (red, green / blue, white), near-lossless, so colours are checked closely.

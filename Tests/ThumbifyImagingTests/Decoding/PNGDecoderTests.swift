@@ -2,13 +2,9 @@ import CPNG
 import Foundation
 import Testing
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("PNG decoding", .offThePool)
 struct PNGDecoderTests {

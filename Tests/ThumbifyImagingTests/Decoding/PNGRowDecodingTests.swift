@@ -2,13 +2,9 @@ import CPNG
 import Foundation
 import Testing
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The row-by-row PNG decoder (`Sources/CPNGRows`) against libpng's own full-frame decode, and its
 /// box-shrunk output against the resampler's pre-shrink of a full decode.

@@ -2,7 +2,8 @@ import CPNG
 import Testing
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The whole-image path of `Sources/CPNGRows` (libdeflate inflates every IDAT at once, thumbify undoes the
 /// row filters): its pixels are the file's for every filter type and row width, and a file it does not

@@ -2,13 +2,9 @@ import CTurboJPEG
 import Foundation
 import Testing
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The DC-only rewrite of progressive JPEGs for 1/8-scale decodes (``ProgressiveDCStream``).
 @Suite("Progressive DC stream", .offThePool)

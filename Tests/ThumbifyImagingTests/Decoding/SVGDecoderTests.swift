@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// SVG icons through librsvg: sizes, limits against hostile documents, and no outside access.
 @Suite("SVG decoding", .offThePool)

@@ -2,7 +2,8 @@ import CTurboJPEG
 import Testing
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// Which sources can be served as they are (``WebReadyImage``): what thumbify's own encoders write is,
 /// anything with metadata, colour chunks or animation is not, and garbage never is.

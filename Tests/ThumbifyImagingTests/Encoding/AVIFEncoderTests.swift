@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// AVIF output, decoded back with ``AVIFDecoder`` (libavif + dav1d, a different AV1 codec from the
 /// encoder's libaom).

@@ -1,12 +1,8 @@
 import Testing
+import ThumbifyExtracting
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Card keys", .offThePool)
 struct CardKeyTests {

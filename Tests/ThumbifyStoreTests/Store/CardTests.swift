@@ -1,13 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Cards from crawl records", .offThePool)
 struct CardTests {

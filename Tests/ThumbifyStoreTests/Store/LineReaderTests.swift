@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
+@testable import ThumbifyImagingTestSupport
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Line reader", .offThePool)
 struct LineReaderTests {

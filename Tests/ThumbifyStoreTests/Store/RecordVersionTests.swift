@@ -1,13 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// Issue 21 changed the record's shape (schema 2): a state database written by an older thumbify
 /// holds schema 1 records, which must still read, draw the same cards, and reach the manifest in the

@@ -2,8 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
 
-@testable import ThumbifyExtracting
 @testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("Shard function", .offThePool)
 struct ShardTests {

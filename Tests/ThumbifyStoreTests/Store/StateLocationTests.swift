@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ThumbifySystem
 
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The default state directory (issue 21): outside the output directory and its parent, one per
 /// output directory however it is spelled.

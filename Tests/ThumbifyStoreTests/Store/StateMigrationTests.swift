@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// Moving a state of before issue 21 (`<out>/.thumbify`) out of the served tree.
 @Suite("Moving an old state directory", .offThePool)

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import ThumbifySystem
+@testable import ThumbifySystemTestSupport
 
 @Suite("Async semaphore", .timeLimit(.minutes(5)))
 struct AsyncSemaphoreTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifySystemTestSupport
 
 @Suite("File paths", .offThePool)
 struct FilePathTests {

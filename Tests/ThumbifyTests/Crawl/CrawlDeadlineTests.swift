@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import ThumbifyFetching
 
 @testable import Thumbify
-@testable import ThumbifyFetching
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// Issue 17: `--timeout` is the deadline of a whole URL's card — its page fetch and the image and
 /// icon candidates tried after it share one budget of network time.

@@ -1,13 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The real `thumbify` binary crawling the sample site served by nginx on loopback.
 @Suite("Crawl end to end against nginx", .serialized)

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import ThumbifyImaging
+import ThumbifyStore
+import ThumbifySystem
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 @testable import ThumbifyTestSupport
 
 /// The crawl with the real imaging stages (ImageDecoder, Thumbnailer, BlobStore) on the sample photos.

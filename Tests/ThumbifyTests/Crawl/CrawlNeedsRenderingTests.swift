@@ -1,9 +1,12 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyRendering
+import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// Issue 35: a crawl without `--render` that meets an app shell recorded `ok` with no title and said
 /// nothing; now the record and the card say `needsRendering`, and the summary counts them with the

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyFetching
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// Issue 35: a page's oEmbed endpoint is discovered and fetched through thumbify's fetcher — its
 /// SSRF guard, its queues, the URL's `--timeout` — and fills what the page lacks.

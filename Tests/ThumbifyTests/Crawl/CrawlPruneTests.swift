@@ -1,13 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 @testable import ThumbifyTestSupport
 
 /// URLs missing from a run's list: kept by default, removed with `Pruning` within its limit, and the

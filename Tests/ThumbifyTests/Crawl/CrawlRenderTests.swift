@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// `thumbify crawl --render` (issue 22) through the real binary, with Debian's Chromium and nginx on
 /// loopback: app shells get the card their scripts build, server-rendered pages are not rendered,

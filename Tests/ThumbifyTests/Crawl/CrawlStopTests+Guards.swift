@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// Issue 34, "Stops and guards that act first": after the first signal no request leaves the
 /// process, counted at the server.

@@ -1,13 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// SIGINT and SIGTERM sent to a real `thumbify crawl` at different moments (issue 21, "Interrupting
 /// loses work"): the crawl stops with 130/143, a valid manifest of what it finished and its state

@@ -1,10 +1,14 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyImaging
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// One default variant set everywhere (issue 36, "One card everywhere"): a crawl and the library's
 /// `LinkMetadata` accessors, each with its defaults, make the same thumbnails of one page, byte for byte.

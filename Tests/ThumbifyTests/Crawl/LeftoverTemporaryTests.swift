@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifySystem
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 @testable import ThumbifyTestSupport
 
 /// The served tree never keeps a temporary file (issue 21): a write killed between linking its

@@ -1,12 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 @testable import ThumbifyTestSupport
 
 /// The crawl writes each card file as its record is saved and removes the cards of URLs no longer

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
 extension ChromiumTests {

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyImaging
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
+@testable import ThumbifyFetchingTestSupport
+@testable import ThumbifyStoreTestSupport
 @testable import ThumbifyTestSupport
 
 extension ChromiumTests {

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
+@testable import ThumbifySystemTestSupport
 @testable import ThumbifyTestSupport
 
 extension ChromiumTests {

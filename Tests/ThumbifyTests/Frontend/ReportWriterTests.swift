@@ -1,12 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifySystem
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
 @testable import ThumbifyTestSupport
 
 @Suite("Report page")

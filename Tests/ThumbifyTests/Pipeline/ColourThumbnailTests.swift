@@ -1,12 +1,13 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import ThumbifyImaging
+import ThumbifyStore
+import ThumbifySystem
 
 @testable import Thumbify
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// The pipeline end to end on colour-managed sources: the thumbnails look like the sRGB picture, and
 /// the thumbnail set says which profile the source had (docs/imaging.md, "Colour management").

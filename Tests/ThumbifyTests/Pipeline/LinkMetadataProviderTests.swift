@@ -1,12 +1,7 @@
 import Testing
+import ThumbifyFetching
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// A fetcher whose one page was reached through a redirect.
 private struct RedirectedPageFetcher: Fetching {

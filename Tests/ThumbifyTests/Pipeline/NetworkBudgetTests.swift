@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbifyFetching
+import ThumbifyStore
 
 @testable import Thumbify
-@testable import ThumbifyFetching
-@testable import ThumbifyStore
+@testable import ThumbifyStoreTestSupport
+@testable import ThumbifySystemTestSupport
 @testable import ThumbifyTestSupport
 
 /// A fetcher that reports scripted network time, whatever time passes: `networkTimes[url]` per fetch

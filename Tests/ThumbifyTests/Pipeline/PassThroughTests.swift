@@ -1,12 +1,13 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import ThumbifyImaging
+import ThumbifyStore
+import ThumbifySystem
 
 @testable import Thumbify
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+@testable import ThumbifyImagingTestSupport
+@testable import ThumbifySystemTestSupport
 
 /// A web-ready source that already fits a variant's box is stored as it is when that is smaller than
 /// the encode (docs/imaging.md, "Pass-through").
