@@ -115,8 +115,7 @@ let package = Package(
     // The CLI tests also run `thumbify extract <url>` against loopback servers.
     .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "ThumbifyTestSupport"]),
     // The library as another package sees it: `import Thumbify`, never `@testable` (the servers and
-    // images come from the support targets, which are `@testable import`ed: that opens the support, not
-    // the library).
+    // images come from two support targets, whose own imports open nothing of the library to it).
     .testTarget(
       name: "ThumbifyPublicAPITests",
       dependencies: ["Thumbify", "ThumbifyImagingTestSupport", "ThumbifyFetchingTestSupport"],

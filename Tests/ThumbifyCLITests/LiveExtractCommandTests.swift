@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyCLI
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyCLI
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("thumbify extract <url> against loopback servers", .timeLimit(.minutes(5)))
 struct LiveExtractCommandTests {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 import ThumbifyStore
-
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("thumbify merge command line")
 struct MergeCommandTests {

@@ -2,8 +2,7 @@ import Foundation
 import Testing
 import Thumbify
 import ThumbifyStore
-
-@testable import ThumbifyStoreTestSupport
+import ThumbifyStoreTestSupport
 
 /// The ways a command line used to damage an output directory (issue 17's urgent defects 3–5).
 @Suite("Command lines that must not damage an output directory")

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 /// The validator the output tests rely on, held to documents that must fail: a validator that
 /// accepted everything would pass every output test.

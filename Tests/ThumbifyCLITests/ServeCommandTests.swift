@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 import ThumbifyStore
-
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `--state <dir>` and the default state directory on the command line (issue 21).
 @Suite("The state directory on the command line")

@@ -1,9 +1,9 @@
-@testable import ThumbifyExtracting
+import ThumbifyExtracting
 
 extension PageMetadata {
   /// Page metadata with every property set (and every array non-empty): the JSON round-trip tests
   /// and the rendering merge test hold it to every property.
-  static let complete: PageMetadata = {
+  package static let complete: PageMetadata = {
     var page = PageMetadata()
     page.title = "Title"
     page.description = "Description"

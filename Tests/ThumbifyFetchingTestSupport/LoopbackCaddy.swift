@@ -1,22 +1,21 @@
 import Foundation
-
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 /// Debian's Caddy (v2), run as the current user on a free loopback port for one test with a given
 /// Caddyfile site block, the way `LoopbackNginx` runs nginx: in the foreground under the same `sh`
 /// watchdog (SIGKILL once its stdin closes, also when the test process dies), with the admin API
 /// off (no shared port 2019) and HOME and the XDG directories in a temporary prefix, so Caddy's
 /// autosave and storage never touch the user's home.
-final class LoopbackCaddy: @unchecked Sendable {
+package final class LoopbackCaddy: @unchecked Sendable {
   // Confined to the creating test: every property is set in init and only read after.
-  let port: Int
-  let prefix: URL
+  package let port: Int
+  package let prefix: URL
   private let process = Process()
   private let watchdogInput = Pipe()
 
   /// Starts Caddy with `siteBlock`, a Caddyfile site block whose address is `{address}` (replaced by
   /// `http://127.0.0.1:<port>`, plain HTTP, so no automatic HTTPS).
-  init(siteBlock: String) async throws {
+  package init(siteBlock: String) async throws {
     prefix = FileManager.default.temporaryDirectory.appendingPathComponent(
       "thumbify-caddy-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
@@ -50,7 +49,7 @@ final class LoopbackCaddy: @unchecked Sendable {
   deinit { stop() }
 
   /// Stops Caddy (the watchdog SIGKILLs it) and removes the prefix; does not wait. Idempotent.
-  func stop() {
+  package func stop() {
     try? watchdogInput.fileHandleForWriting.close()
     try? FileManager.default.removeItem(at: prefix)
   }

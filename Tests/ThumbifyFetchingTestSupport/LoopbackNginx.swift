@@ -1,6 +1,5 @@
 import Foundation
-
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -13,39 +12,53 @@ import Foundation
 /// watchdog that SIGKILLs it once the watchdog's stdin closes: `stop()` (also on deinit)
 /// closes it, and so does the kernel if the test process dies, so no nginx outlives a test.
 /// (SIGTERM would not do: children inherit the test runner's blocked-signal mask.)
-final class LoopbackNginx: @unchecked Sendable {
+package final class LoopbackNginx: @unchecked Sendable {
   // Confined to the creating test: every property is set in init and only read after.
   /// What the server does beyond serving static files.
-  struct Options {
+  package struct Options {
     /// `gzip on` for text/html and text/plain.
-    var gzip = false
+    package var gzip = false
     /// Keep-alive connections (off: `keepalive_timeout 0`).
-    var keepAlive = true
+    package var keepAlive = true
     /// TLS with a certificate from a throwaway CA (`caFile`).
-    var https = false
+    package var https = false
     /// HTTP/2 over TLS (`listen … ssl http2`); implies `https`.
-    var http2 = false
+    package var http2 = false
     /// More directives for the `server` block (`location`s of a configuration under test).
-    var serverDirectives = ""
+    package var serverDirectives = ""
     /// nginx's `limit_rate` for every response (e.g. `100k`: bytes per second), to make pages slow.
-    var limitRate: String?
+    package var limitRate: String?
     /// More ports the same server listens on (127.0.0.1 too): a web of one address and many ports,
     /// which a sharded crawl must still spread (`ports`, `portLog()`).
-    var extraPorts = 0
+    package var extraPorts = 0
+
+    // The memberwise initializer, `package` (a synthesized one is internal).
+    package init(
+      gzip: Bool = false, keepAlive: Bool = true, https: Bool = false, http2: Bool = false,
+      serverDirectives: String = "", limitRate: String? = nil, extraPorts: Int = 0
+    ) {
+      self.gzip = gzip
+      self.keepAlive = keepAlive
+      self.https = https
+      self.http2 = http2
+      self.serverDirectives = serverDirectives
+      self.limitRate = limitRate
+      self.extraPorts = extraPorts
+    }
   }
 
-  let port: Int
+  package let port: Int
   /// `port`, then the extra ports.
-  let ports: [Int]
-  let prefix: URL
-  let docroot: URL
+  package let ports: [Int]
+  package let prefix: URL
+  package let docroot: URL
   /// The test CA's certificate when serving HTTPS.
-  let caFile: String?
+  package let caFile: String?
   private let process = Process()
   private let watchdogInput = Pipe()
 
   /// Starts nginx serving `docroot` (a fresh empty directory when nil).
-  init(docroot: URL? = nil, options: Options = Options()) async throws {
+  package init(docroot: URL? = nil, options: Options = Options()) async throws {
     prefix = FileManager.default.temporaryDirectory.appendingPathComponent(
       "thumbify-nginx-\(UUID().uuidString)")
     let fileManager = FileManager.default
@@ -121,22 +134,24 @@ final class LoopbackNginx: @unchecked Sendable {
   deinit { stop() }
 
   /// `http(s)://127.0.0.1:<port><path>`.
-  func url(_ path: String) -> String { "\(caFile == nil ? "http" : "https")://127.0.0.1:\(port)\(path)" }
+  package func url(_ path: String) -> String {
+    "\(caFile == nil ? "http" : "https")://127.0.0.1:\(port)\(path)"
+  }
 
   /// Writes `contents` to `docroot/<name>`.
-  func write(_ name: String, _ contents: String) throws {
+  package func write(_ name: String, _ contents: String) throws {
     try contents.write(to: docroot.appendingPathComponent(name), atomically: true, encoding: .utf8)
   }
 
   /// The access log's lines: `status method uri connection connection_requests protocol "UA"`.
-  func accessLog() -> [String] {
+  package func accessLog() -> [String] {
     let text =
       (try? String(contentsOf: prefix.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
     return text.split(separator: "\n").map(String.init)
   }
 
   /// The port and request URI of every request (`<port> <uri>`), in the order nginx logged them.
-  func portLog() -> [(port: Int, uri: String)] {
+  package func portLog() -> [(port: Int, uri: String)] {
     let text =
       (try? String(contentsOf: prefix.appendingPathComponent("logs/ports.log"), encoding: .utf8)) ?? ""
     return text.split(separator: "\n").compactMap { line in
@@ -148,7 +163,7 @@ final class LoopbackNginx: @unchecked Sendable {
 
   /// Stops nginx (the watchdog SIGKILLs it when its stdin closes) and removes the prefix; does not
   /// wait, so that no thread of the cooperative pool blocks. Idempotent.
-  func stop() {
+  package func stop() {
     try? watchdogInput.fileHandleForWriting.close()
     try? FileManager.default.removeItem(at: prefix)
   }
@@ -167,21 +182,21 @@ final class LoopbackNginx: @unchecked Sendable {
 
   /// Makes `process` run `command` under the `sh` watchdog that SIGKILLs it once the watchdog's
   /// stdin (the caller's pipe) closes.
-  static func underWatchdog(_ process: Process, _ command: [String]) {
+  package static func underWatchdog(_ process: Process, _ command: [String]) {
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments =
       ["-c", "\"$@\" & pid=$!; cat >/dev/null; kill -KILL $pid; wait $pid", "watchdog"] + command
   }
 
   /// A port the kernel just handed out on 127.0.0.1 (bound to port 0, then released).
-  static func freePort() throws -> Int {
+  package static func freePort() throws -> Int {
     let (fd, port) = try boundLoopbackSocket()
     close(fd)
     return port
   }
 
   /// A TCP socket bound to a port the kernel hands out on 127.0.0.1, and that port.
-  static func boundLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
+  package static func boundLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw ServerError("socket failed") }
     var address = sockaddr_in()
@@ -200,7 +215,7 @@ final class LoopbackNginx: @unchecked Sendable {
     return (fd, Int(UInt16(bigEndian: address.sin_port)))
   }
 
-  static func canConnect(port: Int) -> Bool {
+  package static func canConnect(port: Int) -> Bool {
     let fd = connectLoopback(port: port)
     if fd >= 0 { close(fd) }
     return fd >= 0
@@ -209,11 +224,11 @@ final class LoopbackNginx: @unchecked Sendable {
 
 /// A loopback port that refuses connections for as long as this value lives: it is bound and never
 /// listened on, so no other test's server can take it (a port found free and released can be).
-final class RefusingPort {
-  let port: Int
+package final class RefusingPort {
+  package let port: Int
   private let descriptor: Int32
 
-  init() throws {
+  package init() throws {
     (descriptor, port) = try LoopbackNginx.boundLoopbackSocket()
   }
 

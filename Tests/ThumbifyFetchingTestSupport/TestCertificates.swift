@@ -1,16 +1,15 @@
 import Foundation
-
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 /// A throwaway CA and a server certificate for 127.0.0.1/localhost, made with the `openssl` CLI.
-struct TestCertificates {
+package struct TestCertificates {
   /// The CA certificate (PEM), what `--cacert` gets.
-  let caFile: String
-  let certificateFile: String
-  let keyFile: String
+  package let caFile: String
+  package let certificateFile: String
+  package let keyFile: String
 
   /// Generates the CA and server key pairs (P-256) and certificates in `directory`.
-  init(in directory: URL) async throws {
+  package init(in directory: URL) async throws {
     let dir = directory.path
     caFile = "\(dir)/ca.pem"
     certificateFile = "\(dir)/server.pem"

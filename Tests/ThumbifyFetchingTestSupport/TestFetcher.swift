@@ -1,8 +1,10 @@
-@testable import ThumbifyFetching
+import ThumbifyFetching
 
 /// A fetcher for loopback tests: private network allowed (the servers are on 127.0.0.1),
 /// robots ignored and no retries unless the test turns them on, short timeouts.
-func makeTestFetcher(_ customize: (inout FetcherConfiguration) -> Void = { _ in }) throws -> CurlFetcher {
+package func makeTestFetcher(_ customize: (inout FetcherConfiguration) -> Void = { _ in }) throws
+  -> CurlFetcher
+{
   var configuration = FetcherConfiguration()
   configuration.allowsPrivateNetwork = true
   configuration.ignoresRobots = true
@@ -14,7 +16,7 @@ func makeTestFetcher(_ customize: (inout FetcherConfiguration) -> Void = { _ in 
 }
 
 /// Runs `body`, returning its error (or nil when it succeeded).
-func fetchError(_ body: () async throws -> FetchResponse) async -> FetchError? {
+package func fetchError(_ body: () async throws -> FetchResponse) async -> FetchError? {
   do {
     _ = try await body()
     return nil

@@ -1,32 +1,32 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyImaging
+import ThumbifyImaging
 
 /// Test inputs: the repository's sample photos and synthetic images.
-enum Fixtures {
+package enum Fixtures {
   /// The repository root, found from this file's path.
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
   /// The names of the files in `samples/photos` that are images.
-  static let photoNames = [
+  package static let photoNames = [
     "storm.jpg", "raindrops-progressive.jpg", "greenmeadow.jpg", "ladybird.webp",
     "yellowflower.webp", "freshflower-alpha.png",
   ]
 
-  static func photoBytes(_ name: String) throws -> [UInt8] {
+  package static func photoBytes(_ name: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: root.appendingPathComponent("samples/photos/\(name)")))
   }
 
   /// A sample photo's pixels, decoded by the C libraries directly.
-  static func photo(_ name: String) throws -> PixelBuffer {
+  package static func photo(_ name: String) throws -> PixelBuffer {
     let decoded = LibraryDecoder.pixels(of: try photoBytes(name))
     return try #require(decoded)
   }
 
   /// A smooth RGB gradient with some texture, `width`×`height`.
-  static func gradient(width: Int, height: Int) -> PixelBuffer {
+  package static func gradient(width: Int, height: Int) -> PixelBuffer {
     var pixels: [UInt8] = []
     for y in 0..<height {
       for x in 0..<width {
@@ -39,7 +39,7 @@ enum Fixtures {
   }
 
   /// A fresh empty directory under the temporary directory.
-  static func temporaryDirectory() throws -> String {
+  package static func temporaryDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "thumbify-tests-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path

@@ -1,10 +1,12 @@
-@testable import ThumbifyImaging
+import ThumbifyImaging
 
 /// A test double decoder: "decodes" any bytes to a generated gradient whose size and hue come
 /// from the bytes (`"<width>x<height>:<hue>"`), so tests make real thumbnails (real resize, real
 /// WebP encode, real blob store, real ThumbHash) without depending on a decoder.
-struct GradientDecoder: ImageDecoding {
-  func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
+package struct GradientDecoder: ImageDecoding {
+  package init() {}
+
+  package func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "x" || $0 == ":" })
     guard fields.count == 3, let width = Int(fields[0]), let height = Int(fields[1]), let hue = Int(fields[2])
     else { throw .corrupt(format: .png, message: "not a gradient specification") }

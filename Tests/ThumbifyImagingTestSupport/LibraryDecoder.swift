@@ -2,16 +2,17 @@ import CPNG
 import CTurboJPEG
 import CWebP
 import Foundation
-
-@testable import ThumbifyImaging
+import ThumbifyImaging
 
 /// Decodes JPEG, PNG and WebP by calling TurboJPEG, libpng and libwebp
 /// directly, independently of the production decoder: the codec round trips
 /// check the encoders against the libraries themselves.
-struct LibraryDecoder: ImageDecoding {
-  struct Failure: Error {}
+package struct LibraryDecoder: ImageDecoding {
+  package init() {}
 
-  func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
+  package struct Failure: Error {}
+
+  package func decode(_ data: [UInt8], options: DecodeOptions) throws(ImageError) -> DecodedImage {
     guard let buffer = Self.pixels(of: data) else {
       throw .corrupt(format: .jpeg, message: "test decode failed")
     }
@@ -20,7 +21,7 @@ struct LibraryDecoder: ImageDecoding {
   }
 
   /// The pixels of a JPEG (RGB), PNG (RGB or RGBA) or WebP (RGB or RGBA).
-  static func pixels(of data: [UInt8]) -> PixelBuffer? {
+  package static func pixels(of data: [UInt8]) -> PixelBuffer? {
     if data.starts(with: [0xFF, 0xD8]) { return jpeg(data) }
     if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return png(data) }
     if data.count > 12, data[8..<12].elementsEqual("WEBP".utf8) { return webp(data) }

@@ -1,22 +1,38 @@
 extension TestImages {
   /// A bitmap spelled out byte by byte, to cover header variants no library at hand writes.
-  struct Bitmap {
-    var width: Int
-    var height: Int
-    var bitCount: Int
+  package struct Bitmap {
+    package var width: Int
+    package var height: Int
+    package var bitCount: Int
     /// 12 (core), 40 (info), 108 (V4) or 124 (V5).
-    var headerSize = 40
-    var compression: UInt32 = 0
-    var isTopDown = false
+    package var headerSize = 40
+    package var compression: UInt32 = 0
+    package var isTopDown = false
     /// Red, green, blue, alpha masks, written into V4/V5 headers or after an info header for bitfields.
-    var masks: [UInt32] = []
+    package var masks: [UInt32] = []
     /// RGB palette entries.
-    var palette: [(UInt8, UInt8, UInt8)] = []
+    package var palette: [(UInt8, UInt8, UInt8)] = []
     /// The pixel data exactly as stored (rows padded, bottom-up unless top-down; or an RLE stream).
-    var pixelData: [UInt8]
+    package var pixelData: [UInt8]
+
+    // The memberwise initializer, `package` (a synthesized one is internal).
+    package init(
+      width: Int, height: Int, bitCount: Int, headerSize: Int = 40, compression: UInt32 = 0,
+      isTopDown: Bool = false, masks: [UInt32] = [], palette: [(UInt8, UInt8, UInt8)] = [], pixelData: [UInt8]
+    ) {
+      self.width = width
+      self.height = height
+      self.bitCount = bitCount
+      self.headerSize = headerSize
+      self.compression = compression
+      self.isTopDown = isTopDown
+      self.masks = masks
+      self.palette = palette
+      self.pixelData = pixelData
+    }
 
     /// The DIB: header, masks, palette, pixels (what an ICO entry holds, with `height` doubled by the caller).
-    func dib(heightField: Int? = nil) -> [UInt8] {
+    package func dib(heightField: Int? = nil) -> [UInt8] {
       let storedHeight = heightField ?? (isTopDown ? -height : height)
       var bytes: [UInt8]
       if headerSize == 12 {
@@ -41,7 +57,7 @@ extension TestImages {
     }
 
     /// The BMP file: `BM` header then the DIB.
-    var file: [UInt8] {
+    package var file: [UInt8] {
       let dib = dib()
       let pixelOffset = 14 + dib.count - pixelData.count
       return Array("BM".utf8) + le32(14 + dib.count) + [0, 0, 0, 0] + le32(pixelOffset) + dib
@@ -49,7 +65,7 @@ extension TestImages {
   }
 
   /// An ICO file holding `entries` (raw PNG or DIB bytes) with their directory sizes and depths.
-  static func ico(_ entries: [(width: Int, height: Int, bitCount: Int, data: [UInt8])], type: Int = 1)
+  package static func ico(_ entries: [(width: Int, height: Int, bitCount: Int, data: [UInt8])], type: Int = 1)
     -> [UInt8]
   {
     var bytes = le16(0) + le16(type) + le16(entries.count)
@@ -62,7 +78,7 @@ extension TestImages {
     return bytes + entries.flatMap(\.data)
   }
 
-  static func le16(_ value: Int) -> [UInt8] {
+  package static func le16(_ value: Int) -> [UInt8] {
     [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
   }
 }

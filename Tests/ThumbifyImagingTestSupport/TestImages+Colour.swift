@@ -1,8 +1,7 @@
 import CLCMS2
 import CTurboJPEG
 import Foundation
-
-@testable import ThumbifyImaging
+import ThumbifyImaging
 
 /// Colour-managed test images, made here with Little CMS so that no fixture has to be trusted: the
 /// profiles are built from their published primaries, white points and curves, and the pixels are
@@ -10,24 +9,24 @@ import Foundation
 /// profile's perceptual intent does). docs/imaging.md, "Colour management", says how they are used.
 extension TestImages {
   /// The RGB working spaces the tests embed, by their published definitions.
-  enum RGBSpace: String, CaseIterable, Sendable {
+  package enum RGBSpace: String, CaseIterable, Sendable {
     case adobeRGB = "Adobe RGB (1998)"
     case proPhoto = "ProPhoto RGB"
     case sRGB = "sRGB IEC61966-2.1"
   }
 
   /// A working space's published white point and primaries (CIE x, y) and its gamma.
-  struct RGBSpaceDefinition {
-    var white: (Double, Double)
-    var red: (Double, Double)
-    var green: (Double, Double)
-    var blue: (Double, Double)
-    var gamma: Double
+  package struct RGBSpaceDefinition {
+    package var white: (Double, Double)
+    package var red: (Double, Double)
+    package var green: (Double, Double)
+    package var blue: (Double, Double)
+    package var gamma: Double
   }
 
   /// A 96×64 picture of what a profile changes most: saturated primaries and secondaries, skin and
   /// sky tones, and a grey ramp, in 16×16 patches (no edges inside a patch, so JPEG keeps them flat).
-  static let colourChart: PixelBuffer = {
+  package static let colourChart: PixelBuffer = {
     let patches: [(UInt8, UInt8, UInt8)] = [
       (230, 30, 30), (30, 200, 40), (40, 60, 220), (250, 220, 20), (20, 210, 220), (210, 40, 200),
       (225, 170, 140), (120, 80, 60), (90, 150, 220), (60, 120, 40), (250, 130, 20), (140, 20, 60),
@@ -38,7 +37,7 @@ extension TestImages {
   }()
 
   /// An ICC profile (version 4, matrix/shaper) for `space`, with its name as the description.
-  static func iccProfile(_ space: RGBSpace) -> [UInt8] {
+  package static func iccProfile(_ space: RGBSpace) -> [UInt8] {
     let profile: cmsHPROFILE
     switch space {
     case .sRGB:
@@ -70,7 +69,7 @@ extension TestImages {
 
   /// A CMYK press-like profile (input class, Lab PCS, a 9⁴ CLUT): ink darkens more than the
   /// profile-free formula says, as dot gain does on paper (``cmykModel(_:)``).
-  static func cmykProfile() -> [UInt8] {
+  package static func cmykProfile() -> [UInt8] {
     let profile = cmsCreateProfilePlaceholder(nil)!
     defer { cmsCloseProfile(profile) }
     cmsSetProfileVersion(profile, 4.3)
@@ -102,12 +101,12 @@ extension TestImages {
 
   /// The test press's sRGB colour (0…1) for CMYK ink amounts (0…1): the profile-free formula
   /// (``CMYKConversion``), then darkened by a 1.4 power, as dot gain darkens mid-tones.
-  static func cmykModel(_ ink: [Double]) -> [Double] {
+  package static func cmykModel(_ ink: [Double]) -> [Double] {
     (0..<3).map { pow((1 - ink[$0]) * (1 - ink[3]), 1.4) }
   }
 
   /// CIE L*a*b* (D50, as ICC's PCS) of an sRGB colour given as 0…1 values.
-  static func lab(fromSRGB rgb: [Double]) -> cmsCIELab {
+  package static func lab(fromSRGB rgb: [Double]) -> cmsCIELab {
     let linear = rgb.map { $0 <= 0.04045 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
     // sRGB's D65 primaries adapted to D50 (Bradford), the matrix ICC profiles of sRGB carry.
     var xyz = cmsCIEXYZ(
@@ -138,7 +137,7 @@ extension TestImages {
   }
 
   /// `buffer` (sRGB) re-encoded in `space`'s numbers: the pixels a camera set to that space writes.
-  static func converting(_ buffer: PixelBuffer, to space: RGBSpace) -> PixelBuffer {
+  package static func converting(_ buffer: PixelBuffer, to space: RGBSpace) -> PixelBuffer {
     let sRGB = cmsCreate_sRGBProfile()
     let target = iccProfile(space).withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, UInt32($0.count)) }
     defer {
@@ -162,7 +161,7 @@ extension TestImages {
   /// `jpeg` with `profile` in APP2 `ICC_PROFILE` segments after SOI, at most `chunkSize` profile bytes
   /// each; `order` lists the sequence numbers to write (default all, in order), `count` overrides the
   /// declared segment count.
-  static func withICCProfile(
+  package static func withICCProfile(
     _ jpeg: [UInt8], _ profile: [UInt8], chunkSize: Int = 65_519, order: [Int]? = nil, count: Int? = nil
   ) -> [UInt8] {
     let parts = stride(from: 0, to: profile.count, by: chunkSize).map {
@@ -181,7 +180,7 @@ extension TestImages {
   }
 
   /// A `cHRM` chunk's payload: the eight chromaticities ×100000, big-endian (white, red, green, blue).
-  static func chrmPayload(_ xy: [Double]) -> [UInt8] {
+  package static func chrmPayload(_ xy: [Double]) -> [UInt8] {
     xy.flatMap { value -> [UInt8] in
       let fixed = UInt32(bitPattern: Int32((value * 100_000).rounded()))
       return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: fixed >> $0) }
@@ -189,13 +188,13 @@ extension TestImages {
   }
 
   /// A `gAMA` chunk's payload for a decoding `gamma` (2.2 is written 45455).
-  static func gamaPayload(decoding gamma: Double) -> [UInt8] {
+  package static func gamaPayload(decoding gamma: Double) -> [UInt8] {
     let fixed = UInt32((100_000 / gamma).rounded())
     return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: fixed >> $0) }
   }
 
   /// `png` with its colour chunks (sRGB, gAMA, cHRM, iCCP) removed and `chunks` inserted after IHDR.
-  static func png(_ png: [UInt8], inserting chunks: [(type: String, payload: [UInt8])]) -> [UInt8] {
+  package static func png(_ png: [UInt8], inserting chunks: [(type: String, payload: [UInt8])]) -> [UInt8] {
     var output = Array(png[0..<33])  // the signature and IHDR
     for chunk in chunks { output += pngChunk(chunk.type, chunk.payload) }
     var offset = 33
@@ -210,7 +209,7 @@ extension TestImages {
 
   /// An `iCCP` chunk's payload: a name, compression method 0, and `profile` in a zlib stream of stored
   /// (uncompressed) deflate blocks, which needs no compressor.
-  static func iccpPayload(_ profile: [UInt8], name: String = "icc") -> [UInt8] {
+  package static func iccpPayload(_ profile: [UInt8], name: String = "icc") -> [UInt8] {
     var zlib: [UInt8] = [0x78, 0x01]
     let blocks = stride(from: 0, to: max(1, profile.count), by: 65_535).map { $0 }
     for (index, start) in blocks.enumerated() {
@@ -230,7 +229,7 @@ extension TestImages {
   }
 
   /// A PNG chunk with its CRC.
-  static func pngChunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+  package static func pngChunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
     let body = Array(type.utf8) + payload
     var crc: UInt32 = 0xFFFF_FFFF
     for byte in body {
@@ -244,7 +243,7 @@ extension TestImages {
   }
 
   /// An extended lossy WebP of `buffer` with an `ICCP` chunk holding `profile`.
-  static func webp(_ buffer: PixelBuffer, profile: [UInt8], isLossless: Bool = false) -> [UInt8] {
+  package static func webp(_ buffer: PixelBuffer, profile: [UInt8], isLossless: Bool = false) -> [UInt8] {
     webpFile(
       vp8x(flags: 0x20, width: buffer.width, height: buffer.height) + riffChunk("ICCP", profile)
         + webpChunks(webp(buffer, quality: 95, isLossless: isLossless)))
@@ -252,7 +251,7 @@ extension TestImages {
 
   /// The CIEDE2000 colour differences between two same-sized sRGB buffers, pixel by pixel (Little CMS's
   /// `cmsCIE2000DeltaE`, Lab from the sRGB formula): the mean and the largest.
-  static func deltaE2000(_ a: PixelBuffer, _ b: PixelBuffer) -> (mean: Double, max: Double) {
+  package static func deltaE2000(_ a: PixelBuffer, _ b: PixelBuffer) -> (mean: Double, max: Double) {
     guard a.width == b.width, a.height == b.height, a.channels == 3, b.channels == 3 else {
       return (.infinity, .infinity)
     }
@@ -271,7 +270,7 @@ extension TestImages {
 
 extension TestImages {
   /// `bytes` with `replacement` written at `offset`.
-  static func patching(_ bytes: [UInt8], at offset: Int, _ replacement: [UInt8]) -> [UInt8] {
+  package static func patching(_ bytes: [UInt8], at offset: Int, _ replacement: [UInt8]) -> [UInt8] {
     var patched = bytes
     patched.replaceSubrange(offset..<offset + replacement.count, with: replacement)
     return patched
@@ -280,7 +279,7 @@ extension TestImages {
 
 extension TestImages.RGBSpace {
   /// The space's definition; sRGB's curve is not a pure gamma (2.2 stands for it here).
-  var definition: TestImages.RGBSpaceDefinition {
+  package var definition: TestImages.RGBSpaceDefinition {
     switch self {
     case .adobeRGB:
       TestImages.RGBSpaceDefinition(
@@ -297,7 +296,7 @@ extension TestImages.RGBSpace {
   }
 
   /// The definition's chromaticities in `cHRM` order: white, red, green, blue, each x then y.
-  var chromaticities: [Double] {
+  package var chromaticities: [Double] {
     let d = definition
     return [d.white.0, d.white.1, d.red.0, d.red.1, d.green.0, d.green.1, d.blue.0, d.blue.1]
   }

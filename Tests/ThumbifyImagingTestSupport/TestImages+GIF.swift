@@ -2,18 +2,34 @@ import CGIF
 
 extension TestImages {
   /// One frame of a test GIF: colour indices, placement and an optional transparent index.
-  struct GIFFrame {
-    var left = 0
-    var top = 0
-    var width: Int
-    var height: Int
-    var indices: [UInt8]
-    var transparentIndex: UInt8?
-    var isInterlaced = false
+  package struct GIFFrame {
+    package var left = 0
+    package var top = 0
+    package var width: Int
+    package var height: Int
+    package var indices: [UInt8]
+    package var transparentIndex: UInt8?
+    package var isInterlaced = false
+
+    // The memberwise initializer, `package` (a synthesized one is internal).
+    package init(
+      left: Int = 0, top: Int = 0, width: Int, height: Int, indices: [UInt8], transparentIndex: UInt8? = nil,
+      isInterlaced: Bool = false
+    ) {
+      self.left = left
+      self.top = top
+      self.width = width
+      self.height = height
+      self.indices = indices
+      self.transparentIndex = transparentIndex
+      self.isInterlaced = isInterlaced
+    }
   }
 
   /// GIF bytes written by giflib (`EGifOpen` … `EGifCloseFile`) with a global palette of `palette` colours.
-  static func gif(screenWidth: Int, screenHeight: Int, palette: [(UInt8, UInt8, UInt8)], frames: [GIFFrame])
+  package static func gif(
+    screenWidth: Int, screenHeight: Int, palette: [(UInt8, UInt8, UInt8)], frames: [GIFFrame]
+  )
     -> [UInt8]
   {
     final class Sink { var bytes: [UInt8] = [] }

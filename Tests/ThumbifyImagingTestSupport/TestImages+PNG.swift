@@ -6,7 +6,7 @@ extension TestImages {
   /// - Parameters:
   ///   - format: A `png_image` format: `PNG_FORMAT_FLAG_*` bits (gray 0, gray+alpha 1, RGB 2, RGBA 3, colour-mapped 8…).
   ///   - colormap: RGBA entries when `format` has `PNG_FORMAT_FLAG_COLORMAP`.
-  static func png(_ samples: [UInt8], width: Int, height: Int, format: UInt32, colormap: [UInt8] = [])
+  package static func png(_ samples: [UInt8], width: Int, height: Int, format: UInt32, colormap: [UInt8] = [])
     -> [UInt8]
   {
     var image = png_image()
@@ -34,7 +34,7 @@ extension TestImages {
   }
 
   /// `bytes` with the 4-byte big-endian value at `offset` replaced (e.g. an IHDR width) and the chunk CRC left stale.
-  static func patchingBigEndian(_ bytes: [UInt8], at offset: Int, _ value: UInt32) -> [UInt8] {
+  package static func patchingBigEndian(_ bytes: [UInt8], at offset: Int, _ value: UInt32) -> [UInt8] {
     var patched = bytes
     patched.replaceSubrange(
       offset..<offset + 4,

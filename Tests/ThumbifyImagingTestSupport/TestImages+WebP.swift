@@ -1,10 +1,9 @@
 import CWebP
-
-@testable import ThumbifyImaging
+import ThumbifyImaging
 
 extension TestImages {
   /// WebP bytes from libwebp's simple encoder: lossy RGB/RGBA by `quality`, or lossless.
-  static func webp(_ buffer: PixelBuffer, quality: Float = 90, isLossless: Bool = false) -> [UInt8] {
+  package static func webp(_ buffer: PixelBuffer, quality: Float = 90, isLossless: Bool = false) -> [UInt8] {
     var output: UnsafeMutablePointer<UInt8>? = nil
     let stride = Int32(buffer.bytesPerRow)
     let (w, h) = (Int32(buffer.width), Int32(buffer.height))
@@ -22,7 +21,7 @@ extension TestImages {
   }
 
   /// An extended WebP of `buffer` (lossy) with an `EXIF` chunk holding `orientation`.
-  static func webpWithExifOrientation(_ buffer: PixelBuffer, _ orientation: Int) -> [UInt8] {
+  package static func webpWithExifOrientation(_ buffer: PixelBuffer, _ orientation: Int) -> [UInt8] {
     let exif = Array("Exif".utf8) + [0, 0] + tiffOrientation(UInt16(orientation), isLittleEndian: true)
     return webpFile(
       vp8x(flags: 0x08, width: buffer.width, height: buffer.height) + webpChunks(webp(buffer))
@@ -30,25 +29,25 @@ extension TestImages {
   }
 
   /// A RIFF chunk: four-character code, little-endian size, payload, pad byte.
-  static func riffChunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
+  package static func riffChunk(_ fourCC: String, _ payload: [UInt8]) -> [UInt8] {
     Array(fourCC.utf8) + le32(payload.count) + payload + (payload.count % 2 == 1 ? [0] : [])
   }
 
   /// A `RIFF….WEBP` file around `chunks`.
-  static func webpFile(_ chunks: [UInt8]) -> [UInt8] {
+  package static func webpFile(_ chunks: [UInt8]) -> [UInt8] {
     Array("RIFF".utf8) + le32(chunks.count + 4) + Array("WEBP".utf8) + chunks
   }
 
   /// The chunks of a simple WebP file (everything after `RIFF….WEBP`).
-  static func webpChunks(_ file: [UInt8]) -> [UInt8] { Array(file[12...]) }
+  package static func webpChunks(_ file: [UInt8]) -> [UInt8] { Array(file[12...]) }
 
   /// A VP8X chunk for a `width`×`height` canvas with `flags` (0x02 animation, 0x08 EXIF, 0x10 alpha).
-  static func vp8x(flags: UInt8, width: Int, height: Int) -> [UInt8] {
+  package static func vp8x(flags: UInt8, width: Int, height: Int) -> [UInt8] {
     riffChunk(
       "VP8X", [flags, 0, 0, 0] + Array(le32(width - 1).prefix(3)) + Array(le32(height - 1).prefix(3)))
   }
 
-  static func le32(_ value: Int) -> [UInt8] {
+  package static func le32(_ value: Int) -> [UInt8] {
     (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
   }
 }

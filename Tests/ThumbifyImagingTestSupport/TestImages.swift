@@ -1,13 +1,12 @@
 import CTurboJPEG
 import Foundation
 import Testing
-
-@testable import ThumbifyImaging
+import ThumbifyImaging
 
 /// Builds test inputs in memory with the real encoders, so tests need no binary fixtures.
-enum TestImages {
+package enum TestImages {
   /// Expects `decode` to fail with `.corrupt(.jpeg, …)` carrying libjpeg's message.
-  static func expectCorruptJPEG(_ decode: () throws(ImageError) -> Void) {
+  package static func expectCorruptJPEG(_ decode: () throws(ImageError) -> Void) {
     do {
       try decode()
       Issue.record("a cut-off JPEG decoded")
@@ -21,7 +20,9 @@ enum TestImages {
   }
 
   /// An RGB image whose pixel at (x, y) is `color(x, y)`.
-  static func rgb(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> PixelBuffer {
+  package static func rgb(width: Int, height: Int, _ color: (Int, Int) -> (UInt8, UInt8, UInt8))
+    -> PixelBuffer
+  {
     let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 3) { buffer, count in
       var index = 0
       for y in 0..<height {
@@ -37,12 +38,12 @@ enum TestImages {
 
   /// The four quadrant colours of the asymmetric orientation picture: top-left red, top-right green,
   /// bottom-left blue, bottom-right white.
-  static let quadrantColors: [(UInt8, UInt8, UInt8)] = [
+  package static let quadrantColors: [(UInt8, UInt8, UInt8)] = [
     (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255),
   ]
 
   /// An image split into quadrants coloured `colors` (top-left, top-right, bottom-left, bottom-right).
-  static func quadrants(width: Int, height: Int, colors: [(UInt8, UInt8, UInt8)]) -> PixelBuffer {
+  package static func quadrants(width: Int, height: Int, colors: [(UInt8, UInt8, UInt8)]) -> PixelBuffer {
     rgb(width: width, height: height) { x, y in
       colors[(y < height / 2 ? 0 : 2) + (x < width / 2 ? 0 : 1)]
     }
@@ -53,7 +54,7 @@ enum TestImages {
   /// - Parameters:
   ///   - samples: Packed samples in `pixelFormat` (RGB, gray or CMYK).
   ///   - subsampling: A `TJSAMP` value; gray images need `TJSAMP_GRAY`.
-  static func jpeg(
+  package static func jpeg(
     _ samples: [UInt8], width: Int, height: Int, pixelFormat: TJPF = TJPF_RGB,
     subsampling: TJSAMP = TJSAMP_420, quality: Int32 = 95, isProgressive: Bool = false
   ) -> [UInt8] {
@@ -73,14 +74,15 @@ enum TestImages {
   }
 
   /// JPEG bytes of an RGB buffer.
-  static func jpeg(_ buffer: PixelBuffer, quality: Int32 = 95, isProgressive: Bool = false) -> [UInt8] {
+  package static func jpeg(_ buffer: PixelBuffer, quality: Int32 = 95, isProgressive: Bool = false) -> [UInt8]
+  {
     jpeg(
       buffer.pixels, width: buffer.width, height: buffer.height, quality: quality,
       isProgressive: isProgressive)
   }
 
   /// A TIFF structure holding only IFD0 with an orientation tag, in either byte order.
-  static func tiffOrientation(_ value: UInt16, isLittleEndian: Bool) -> [UInt8] {
+  package static func tiffOrientation(_ value: UInt16, isLittleEndian: Bool) -> [UInt8] {
     func u16(_ v: UInt16) -> [UInt8] {
       isLittleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
     }
@@ -97,7 +99,7 @@ enum TestImages {
   }
 
   /// `jpeg` with an APP1 Exif segment carrying `orientation` inserted right after SOI.
-  static func withExifOrientation(_ jpeg: [UInt8], _ orientation: Int, isLittleEndian: Bool = false)
+  package static func withExifOrientation(_ jpeg: [UInt8], _ orientation: Int, isLittleEndian: Bool = false)
     -> [UInt8]
   {
     let payload =
@@ -108,7 +110,7 @@ enum TestImages {
   }
 
   /// The RGBA or RGB sample at (x, y).
-  static func pixel(_ buffer: PixelBuffer, _ x: Int, _ y: Int) -> [UInt8] {
+  package static func pixel(_ buffer: PixelBuffer, _ x: Int, _ y: Int) -> [UInt8] {
     let start = (y * buffer.width + x) * buffer.channels
     return Array(buffer.pixels[start..<start + buffer.channels])
   }
@@ -116,7 +118,7 @@ enum TestImages {
   /// For each orientation, which upright quadrant (0 TL, 1 TR, 2 BL, 3 BR) is stored at the stored
   /// top-left, top-right, bottom-left and bottom-right — read off the EXIF definitions
   /// ("row 0 is the visual right side, column 0 the visual top" for 6, and so on).
-  static let storedQuadrants: [Int: [Int]] = [
+  package static let storedQuadrants: [Int: [Int]] = [
     1: [0, 1, 2, 3],
     2: [1, 0, 3, 2],
     3: [3, 2, 1, 0],
@@ -128,19 +130,19 @@ enum TestImages {
   ]
 
   /// The upright 64×32 quadrant picture (red top-left) as a camera with `orientation` stores it.
-  static func storedPicture(_ orientation: Int) -> PixelBuffer {
+  package static func storedPicture(_ orientation: Int) -> PixelBuffer {
     let swaps = orientation >= 5
     let colors = storedQuadrants[orientation, default: []].map { TestImages.quadrantColors[$0] }
     return TestImages.quadrants(width: swaps ? 32 : 64, height: swaps ? 64 : 32, colors: colors)
   }
 
   /// Whether two samples differ by at most `tolerance` in every channel.
-  static func isClose(_ a: [UInt8], _ b: [UInt8], tolerance: Int) -> Bool {
+  package static func isClose(_ a: [UInt8], _ b: [UInt8], tolerance: Int) -> Bool {
     a.count == b.count && zip(a, b).allSatisfy { abs(Int($0) - Int($1)) <= tolerance }
   }
 
   /// The committed fixture at `Tests/ThumbifyImagingTestSupport/Fixtures/<name>`.
-  static func fixture(_ name: String) throws -> [UInt8] {
+  package static func fixture(_ name: String) throws -> [UInt8] {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Fixtures").appendingPathComponent(name)
     return Array(try Data(contentsOf: url))
@@ -148,7 +150,7 @@ enum TestImages {
 
   /// The message of the ``ImageError/corrupt(format:message:)`` that decoding `bytes` throws, or `nil` when
   /// decoding succeeds or fails any other way (so `#expect(… != nil)` fails then).
-  static func corruptionMessage(decoding bytes: [UInt8], format: ImageFormat) -> String? {
+  package static func corruptionMessage(decoding bytes: [UInt8], format: ImageFormat) -> String? {
     do {
       _ = try ImageDecoder().decode(bytes, options: DecodeOptions())
       return nil

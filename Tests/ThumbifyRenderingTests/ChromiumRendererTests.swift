@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 import ThumbifyFetching
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyRendering
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyRendering
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyRendering
-@testable import ThumbifySystemTestSupport
+import ThumbifyRendering
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,7 @@
 import Testing
 import ThumbifyExtracting
-
-@testable import ThumbifyExtractingTestSupport
-@testable import ThumbifyRendering
+import ThumbifyExtractingTestSupport
+import ThumbifyRendering
 
 @Suite("When to render, and what rendering adds")
 struct RenderRuleTests {

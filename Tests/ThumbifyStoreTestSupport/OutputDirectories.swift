@@ -1,15 +1,14 @@
 import Foundation
-
-@testable import ThumbifyStore
+import ThumbifyStore
 
 /// Removes `path` and, when it was an output directory, its state directory (`testLayout`).
-func removeDirectory(_ path: String) {
+package func removeDirectory(_ path: String) {
   try? FileManager.default.removeItem(atPath: testLayout(path).stateDirectory)
   try? FileManager.default.removeItem(atPath: path)
 }
 
 /// The records of `<out>/manifest.jsonl`, in order.
-func readManifest(_ directory: String) throws -> [CrawlRecord] {
+package func readManifest(_ directory: String) throws -> [CrawlRecord] {
   let text = try String(contentsOfFile: directory + "/manifest.jsonl", encoding: .utf8)
   return try text.split(separator: "\n").map {
     try JSONDecoder().decode(CrawlRecord.self, from: Data($0.utf8))
@@ -17,7 +16,7 @@ func readManifest(_ directory: String) throws -> [CrawlRecord] {
 }
 
 /// Every blob file under `<out>/blobs`, relative to `<out>`.
-func blobFiles(_ directory: String) -> Set<String> {
+package func blobFiles(_ directory: String) -> Set<String> {
   let root = directory + "/blobs"
   guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
   var files: Set<String> = []

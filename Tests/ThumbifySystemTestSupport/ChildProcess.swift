@@ -13,7 +13,7 @@ import Synchronization
 /// threads on CI) and adds a thread only when its monitor sees the others blocked for a while, so
 /// in a parallel run a few blocking reads (the serve tests' 120 s `recv`s, a slowloris client) made
 /// every later call wait behind them.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
   try await withCheckedThrowingContinuation { continuation in
     let thread = Thread { continuation.resume(with: Result { try body() }) }
     thread.name = "thumbify.test.blocking"
@@ -22,12 +22,12 @@ func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async t
 }
 
 /// A started child process whose exit is awaited without holding a thread.
-final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
   /// The exit status once known, and the tasks waiting for it.
   private final class Exit: Sendable {
-    let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+    package let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
 
-    func record(_ status: Int32) {
+    package func record(_ status: Int32) {
       let waiters = state.withLock { state in
         state.status = status
         defer { state.waiters = [] }
@@ -37,11 +37,11 @@ final class ChildProcess: Sendable {
     }
   }
 
-  let processIdentifier: Int32
+  package let processIdentifier: Int32
   private let exit = Exit()
 
   /// Runs `process`, which must not have a termination handler of its own.
-  init(_ process: Process) throws {
+  package init(_ process: Process) throws {
     let exit = exit
     process.terminationHandler = { exit.record($0.terminationStatus) }
     try process.run()
@@ -49,12 +49,12 @@ final class ChildProcess: Sendable {
   }
 
   /// Runs `process` to its end; returns its exit status.
-  static func run(_ process: Process) async throws -> Int32 {
+  package static func run(_ process: Process) async throws -> Int32 {
     try await ChildProcess(process).exitStatus()
   }
 
   /// Waits for the process to exit; returns its status (the signal number when it was killed).
-  func exitStatus() async -> Int32 {
+  package func exitStatus() async -> Int32 {
     await withCheckedContinuation { continuation in
       let status = exit.state.withLock { state -> Int32? in
         if state.status == nil { state.waiters.append(continuation) }

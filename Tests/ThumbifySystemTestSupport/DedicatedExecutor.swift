@@ -2,17 +2,16 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-
-@testable import ThumbifySystem
+import ThumbifySystem
 
 /// A task executor backed by a serial Dispatch queue, whose threads are not the cooperative pool's.
-final class SerialQueueExecutor: TaskExecutor, @unchecked Sendable {
+package final class SerialQueueExecutor: TaskExecutor, @unchecked Sendable {
   // Immutable after init; DispatchQueue is thread-safe.
   private let queue: DispatchQueue
 
-  init(label: String) { queue = DispatchQueue(label: label) }
+  package init(label: String) { queue = DispatchQueue(label: label) }
 
-  func enqueue(_ job: consuming ExecutorJob) {
+  package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
@@ -26,13 +25,13 @@ final class SerialQueueExecutor: TaskExecutor, @unchecked Sendable {
 /// (decoding, SSIM) hold those threads for seconds, which made "cancelled within 10 s"
 /// measure the other tests instead of the fetcher. Child tasks and the tasks these tests start
 /// with `Task(executorPreference:)` run there too.
-struct DedicatedExecutorTrait: SuiteTrait, TestTrait, TestScoping {
+package struct DedicatedExecutorTrait: SuiteTrait, TestTrait, TestScoping {
   /// The running test's executor.
-  @TaskLocal static var current: SerialQueueExecutor?
+  @TaskLocal package static var current: SerialQueueExecutor?
 
-  var isRecursive: Bool { true }
+  package var isRecursive: Bool { true }
 
-  func provideScope(
+  package func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     guard testCase != nil else { return try await function() }  // the suite: each of its tests gets one
@@ -40,7 +39,7 @@ struct DedicatedExecutorTrait: SuiteTrait, TestTrait, TestScoping {
   }
 
   /// Runs `function` on a new executor of `test`'s own, which becomes `current`.
-  static func run(_ test: Test, _ function: @Sendable () async throws -> Void) async throws {
+  package static func run(_ test: Test, _ function: @Sendable () async throws -> Void) async throws {
     let executor = SerialQueueExecutor(label: "thumbify.test.\(test.name)")
     try await $current.withValue(executor) {
       try await withTaskExecutorPreference(executor) { try await function() }
@@ -50,12 +49,14 @@ struct DedicatedExecutorTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == DedicatedExecutorTrait {
   /// Runs each test on an executor of its own; see `DedicatedExecutorTrait`.
-  static var dedicatedExecutor: Self { DedicatedExecutorTrait() }
+  package static var dedicatedExecutor: Self { DedicatedExecutorTrait() }
 }
 
 /// `Task { body }` on the running test's dedicated executor, if it has one: unstructured tasks do
 /// not inherit an executor preference.
-func testTask<Success: Sendable>(_ body: @escaping @Sendable () async -> Success) -> Task<Success, Never> {
+package func testTask<Success: Sendable>(_ body: @escaping @Sendable () async -> Success) -> Task<
+  Success, Never
+> {
   Task(executorPreference: DedicatedExecutorTrait.current, operation: body)
 }
 
@@ -67,12 +68,12 @@ func testTask<Success: Sendable>(_ body: @escaping @Sendable () async -> Success
 /// of the process waited for a thread to resume on. With a loaded CI machine such stalls lasted over
 /// 100 s and the network suites' time limits measured them. Here they take turns for two slots
 /// (the pool's width, so the suite takes no longer), and the pool stays free for the async tests.
-struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
-  static let slots = AsyncSemaphore(width: ProcessInfo.processInfo.activeProcessorCount)
+package struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
+  package static let slots = AsyncSemaphore(width: ProcessInfo.processInfo.activeProcessorCount)
 
-  var isRecursive: Bool { true }
+  package var isRecursive: Bool { true }
 
-  func provideScope(
+  package func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     // A test already on an executor of its own (a nested suite's trait) holds its slot.
@@ -85,5 +86,5 @@ struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == OffThePoolTrait {
   /// Runs each test on a thread of its own, one per core at a time; see `OffThePoolTrait`.
-  static var offThePool: Self { OffThePoolTrait() }
+  package static var offThePool: Self { OffThePoolTrait() }
 }

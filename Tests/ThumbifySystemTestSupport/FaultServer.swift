@@ -9,19 +9,19 @@ import Foundation
 ///
 /// The server exits when its stdin closes, so it cannot outlive the test process; `stop()`
 /// (also called on deinit) closes stdin.
-final class FaultServer: @unchecked Sendable {
+package final class FaultServer: @unchecked Sendable {
   // Confined to the creating test: `process` and `stdin` are set once and only read after.
-  let port: Int
+  package let port: Int
   private let process = Process()
   private let stdin = Pipe()
 
   /// The script's path, found next to this file.
-  static let script = URL(fileURLWithPath: #filePath)
+  package static let script = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Servers/fault_server.py").path
 
   /// Starts the server and waits (off the cooperative pool) until it printed its port.
-  init() async throws {
+  package init() async throws {
     let stdout = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     process.arguments = [Self.script]
@@ -50,28 +50,28 @@ final class FaultServer: @unchecked Sendable {
   deinit { stop() }
 
   /// `http://127.0.0.1:<port><path>`.
-  func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+  package func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
   /// `http://<host>:<port><path>`, for a host name mapped to loopback with `resolveEntry`.
-  func url(host: String, _ path: String) -> String { "http://\(host):\(port)\(path)" }
+  package func url(host: String, _ path: String) -> String { "http://\(host):\(port)\(path)" }
 
   /// A `--resolve` entry mapping `host` to this server.
-  func resolveEntry(_ host: String) -> String { "\(host):\(port):127.0.0.1" }
+  package func resolveEntry(_ host: String) -> String { "\(host):\(port):127.0.0.1" }
 
   /// The server's request counters for `bucket`: peak concurrency and total.
-  func stats(bucket: String) throws -> (max: Int, count: Int) {
+  package func stats(bucket: String) throws -> (max: Int, count: Int) {
     let body = try Self.get(port: port, path: "/stats?bucket=\(bucket)")
     let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Int] ?? [:]
     return (object["max"] ?? -1, object["count"] ?? -1)
   }
 
   /// Opens gate `name`: the requests held on it (`/hold?gate=`) are answered.
-  func open(gate name: String) throws {
+  package func open(gate name: String) throws {
     _ = try Self.get(port: port, path: "/open?gate=\(name)")
   }
 
   /// A plain blocking HTTP/1.0 GET on 127.0.0.1, independent of the fetcher under test.
-  static func get(port: Int, path: String) throws -> [UInt8] {
+  package static func get(port: Int, path: String) throws -> [UInt8] {
     let fd = connectLoopback(port: port)
     guard fd >= 0 else { throw ServerError("connect to port \(port) failed") }
     defer { close(fd) }
@@ -93,13 +93,13 @@ final class FaultServer: @unchecked Sendable {
 
   /// Closes stdin, which makes the server exit (SIGTERM is blocked); does not wait, so that no
   /// thread of the cooperative pool blocks. Idempotent.
-  func stop() {
+  package func stop() {
     try? stdin.fileHandleForWriting.close()
   }
 }
 
 /// A test server that could not be started.
-struct ServerError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+package struct ServerError: Error, CustomStringConvertible {
+  package var description: String
+  package init(_ description: String) { self.description = description }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value as parsed for validation: booleans, integers and other numbers kept apart (Foundation's
 /// `JSONSerialization` gives `NSNumber` for all three, and `true as? Int` succeeds).
-enum SchemaJSON: Decodable, Equatable, CustomStringConvertible {
+package enum SchemaJSON: Decodable, Equatable, CustomStringConvertible {
   case null
   case bool(Bool)
   case integer(Int)
@@ -11,7 +11,7 @@ enum SchemaJSON: Decodable, Equatable, CustomStringConvertible {
   case array([SchemaJSON])
   case object([String: SchemaJSON])
 
-  init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
       self = .null
@@ -31,11 +31,11 @@ enum SchemaJSON: Decodable, Equatable, CustomStringConvertible {
   }
 
   /// Parses one JSON document.
-  static func parse(_ text: String) throws -> SchemaJSON {
+  package static func parse(_ text: String) throws -> SchemaJSON {
     try JSONDecoder().decode(SchemaJSON.self, from: Data(text.utf8))
   }
 
-  var description: String {
+  package var description: String {
     switch self {
     case .null: "null"
     case .bool(let value): "\(value)"
@@ -47,7 +47,7 @@ enum SchemaJSON: Decodable, Equatable, CustomStringConvertible {
     }
   }
 
-  var object: [String: SchemaJSON]? {
+  package var object: [String: SchemaJSON]? {
     if case .object(let members) = self { return members }
     return nil
   }
@@ -60,19 +60,21 @@ enum SchemaJSON: Decodable, Equatable, CustomStringConvertible {
 ///
 /// Any other keyword in a schema is an error, not ignored: a schema cannot say more than this
 /// validator checks without a test failing.
-struct JSONSchemaValidator {
+package struct JSONSchemaValidator {
   /// Keywords that only annotate.
-  static let annotations: Set<String> = ["$schema", "$id", "title", "description", "$comment", "examples"]
-  static let keywords: Set<String> = [
+  package static let annotations: Set<String> = [
+    "$schema", "$id", "title", "description", "$comment", "examples",
+  ]
+  package static let keywords: Set<String> = [
     "type", "properties", "required", "additionalProperties", "items", "enum", "const", "$ref", "$defs",
     "pattern", "minimum", "minLength", "maxLength", "format",
   ]
 
   /// The directory the schema files are in; a `$ref` to `other.schema.json#/…` reads it from there.
-  let directory: String
+  package let directory: String
   private var schemas: [String: SchemaJSON] = [:]
 
-  init(directory: String) throws {
+  package init(directory: String) throws {
     self.directory = directory
     for name in try FileManager.default.contentsOfDirectory(atPath: directory)
     where name.hasSuffix(".schema.json") {
@@ -81,14 +83,14 @@ struct JSONSchemaValidator {
   }
 
   /// A validator of schemas given as text, by file name (for testing the validator itself).
-  init(schemas: [String: String]) throws {
+  package init(schemas: [String: String]) throws {
     directory = ""
     for (name, text) in schemas { self.schemas[name] = try SchemaJSON.parse(text) }
   }
 
   /// The problems of `document` against the schema `reference` names — a file (`cards.schema.json`)
   /// or a part of one (`log.schema.json#/$defs/problem`) — empty when it is valid.
-  func errors(of document: SchemaJSON, against reference: String) -> [String] {
+  package func errors(of document: SchemaJSON, against reference: String) -> [String] {
     guard let (schema, file) = resolve(reference, from: "") else { return ["no schema \(reference)"] }
     var errors: [String] = []
     validate(document, schema, file: file, path: "$", errors: &errors)
@@ -96,7 +98,7 @@ struct JSONSchemaValidator {
   }
 
   /// The problems of the JSON text `text` against `schemaName`, a parse failure included.
-  func errors(ofText text: String, against schemaName: String) -> [String] {
+  package func errors(ofText text: String, against schemaName: String) -> [String] {
     do {
       return errors(of: try SchemaJSON.parse(text), against: schemaName)
     } catch {

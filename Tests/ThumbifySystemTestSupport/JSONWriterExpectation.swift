@@ -1,12 +1,11 @@
 import Foundation
 import Testing
-
-@testable import ThumbifySystem
+import ThumbifySystem
 
 /// Expects `JSONWriter` to give exactly `JSONEncoder`'s bytes for `value` (sorted keys, unescaped
 /// slashes): the state database, the manifest and the cards are written with it, and readers compare
 /// bytes.
-func expectJSONWriterMatchesJSONEncoder(
+package func expectJSONWriterMatchesJSONEncoder(
   _ value: some Encodable & JSONWritable, sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
   let reference = JSONEncoder()

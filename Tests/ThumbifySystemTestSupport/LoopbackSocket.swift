@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// A TCP socket connected to 127.0.0.1:`port`, or -1.
-func connectLoopback(port: Int) -> Int32 {
+package func connectLoopback(port: Int) -> Int32 {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard fd >= 0 else { return -1 }
   var address = sockaddr_in()

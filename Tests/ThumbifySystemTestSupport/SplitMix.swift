@@ -1,10 +1,10 @@
 /// A small deterministic generator (SplitMix64) for the garbage and property tests, so that a
 /// failing case can be run again from its seed.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
+package struct SplitMix: RandomNumberGenerator {
+  package var state: UInt64
+  package init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -12,5 +12,5 @@ struct SplitMix: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 
-  mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
+  package mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// the thread's own CPU time does not grow when other processes or tests load the machine, as the
 /// wall-clock time does (a 20 MB page took 25 s of wall time beside a compiling suite).
 /// The corresponding C function is `clock_gettime(2)` with `CLOCK_THREAD_CPUTIME_ID`.
-func threadCPUSeconds(_ work: () throws -> Void) rethrows -> Double {
+package func threadCPUSeconds(_ work: () throws -> Void) rethrows -> Double {
   func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)

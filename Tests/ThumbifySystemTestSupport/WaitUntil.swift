@@ -3,7 +3,7 @@ import Foundation
 /// Polls `condition` every 20 ms until it holds, instead of sleeping a fixed time and hoping the other
 /// side got there (a loaded machine can take seconds to send a request). `limit` catches a hang; it is
 /// no race: past it the test fails with `what`.
-func waitUntil(
+package func waitUntil(
   _ what: String = "the awaited condition", limit: Duration = .seconds(240), _ condition: () throws -> Bool
 ) async throws {
   let deadline = ContinuousClock.now + limit
@@ -14,7 +14,7 @@ func waitUntil(
 }
 
 /// `waitUntil`'s condition never held.
-struct WaitUntilError: Error, CustomStringConvertible {
-  var what: String
-  var description: String { "never: \(what)" }
+package struct WaitUntilError: Error, CustomStringConvertible {
+  package var what: String
+  package var description: String { "never: \(what)" }
 }

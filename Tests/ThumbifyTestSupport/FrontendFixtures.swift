@@ -1,15 +1,14 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyExtracting
+import ThumbifyImagingTestSupport
 import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyImagingTestSupport
-
 /// Output directories with manifests, blobs and hostile metadata, for the frontend tests.
-enum FrontendFixtures {
+package enum FrontendFixtures {
   /// Strings a hostile page could put in its metadata; none may run or become markup.
-  static let hostileStrings = [
+  package static let hostileStrings = [
     "<script>document.title='PWNED';console.log('THUMBIFY-XSS')</script>",
     "\"><img src=x onerror=\"window.__thumbifyPwned=1;console.log('THUMBIFY-XSS')\">",
     "</script><script>console.log('THUMBIFY-XSS')</script>",
@@ -20,14 +19,14 @@ enum FrontendFixtures {
   ]
 
   /// A fresh temporary directory.
-  static func temporaryDirectory(_ name: String = #function) throws -> String {
+  package static func temporaryDirectory(_ name: String = #function) throws -> String {
     let path = NSTemporaryDirectory() + "thumbify-frontend-\(name.filter(\.isLetter))-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
   }
 
   /// Real thumbnails of a generated image, stored in `directory`'s blob store.
-  static func thumbnails(
+  package static func thumbnails(
     in directory: String, width: Int, height: Int, hue: Int, variants: [ThumbnailVariant]
   )
     throws -> ThumbnailSet
@@ -39,7 +38,7 @@ enum FrontendFixtures {
   }
 
   /// A crawl's worth of records covering every card state, with blobs in `directory`.
-  static func records(in directory: String, count: Int = 9) throws -> [CrawlRecord] {
+  package static func records(in directory: String, count: Int = 9) throws -> [CrawlRecord] {
     let icon = try thumbnails(in: directory, width: 64, height: 64, hue: 200, variants: [.icon])
     var records: [CrawlRecord] = []
     for index in 0..<count {
@@ -69,7 +68,7 @@ enum FrontendFixtures {
   }
 
   /// Records whose every text field, URL and error is hostile.
-  static func hostileRecords(in directory: String) throws -> [CrawlRecord] {
+  package static func hostileRecords(in directory: String) throws -> [CrawlRecord] {
     let image = try thumbnails(in: directory, width: 700, height: 360, hue: 90, variants: [.card, .card2x])
     return hostileStrings.enumerated().map { index, text in
       var metadata = PageMetadata()
@@ -90,7 +89,7 @@ enum FrontendFixtures {
   }
 
   /// Writes `records` as `<directory>/manifest.jsonl`.
-  static func writeManifest(_ records: [CrawlRecord], in directory: String) throws {
+  package static func writeManifest(_ records: [CrawlRecord], in directory: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var text = Data()
@@ -102,11 +101,12 @@ enum FrontendFixtures {
   }
 
   /// The repository's `samples` directory.
-  static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  package static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("samples").path
 
   /// The script that drives Chromium, and whether the machine can run it.
-  static var browserDriver: String {
+  package static var browserDriver: String {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Browser/check_report.py").path
   }

@@ -2,8 +2,10 @@ import Foundation
 import ThumbifyExtracting
 
 /// A `MetadataExtracting` double reading `key: value` lines (`title`, `image`, `icon`) instead of HTML.
-struct StubExtractor: MetadataExtracting {
-  func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata {
+package struct StubExtractor: MetadataExtracting {
+  package init() {}
+
+  package func extract(html: [UInt8], pageURL: String, contentType: String?) -> PageMetadata {
     var metadata = PageMetadata()
     for line in String(decoding: html, as: UTF8.self).split(separator: "\n") {
       let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -3,8 +3,8 @@ import ThumbifyFetching
 
 /// A `Fetching` double serving canned pages and images, answering 304 when validators match,
 /// and recording every request.
-final class StubFetcher: Fetching {
-  enum Route: Sendable {
+package final class StubFetcher: Fetching {
+  package enum Route: Sendable {
     case body([UInt8], etag: String?, contentType: String?)
     case failure(FetchError)
   }
@@ -12,27 +12,29 @@ final class StubFetcher: Fetching {
   private let routes = Mutex<[String: Route]>([:])
   private let log = Mutex<[FetchRequest]>([])
   /// Seconds each fetch takes (lets coalescing be observed).
-  let delay: Duration
+  package let delay: Duration
 
-  init(delay: Duration = .zero) { self.delay = delay }
+  package init(delay: Duration = .zero) { self.delay = delay }
 
-  func serve(_ url: String, _ text: String, etag: String? = "\"v1\"", contentType: String? = "text/html") {
+  package func serve(
+    _ url: String, _ text: String, etag: String? = "\"v1\"", contentType: String? = "text/html"
+  ) {
     routes.withLock { $0[url] = .body(Array(text.utf8), etag: etag, contentType: contentType) }
   }
 
-  func serve(_ url: String, bytes: [UInt8], etag: String? = "\"i1\"") {
+  package func serve(_ url: String, bytes: [UInt8], etag: String? = "\"i1\"") {
     routes.withLock { $0[url] = .body(bytes, etag: etag, contentType: "image/jpeg") }
   }
 
-  func fail(_ url: String, _ error: FetchError) {
+  package func fail(_ url: String, _ error: FetchError) {
     routes.withLock { $0[url] = .failure(error) }
   }
 
-  var requests: [FetchRequest] { log.withLock { $0 } }
-  func requests(for url: String) -> [FetchRequest] { requests.filter { $0.url == url } }
-  func resetLog() { log.withLock { $0 = [] } }
+  package var requests: [FetchRequest] { log.withLock { $0 } }
+  package func requests(for url: String) -> [FetchRequest] { requests.filter { $0.url == url } }
+  package func resetLog() { log.withLock { $0 = [] } }
 
-  func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+  package func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
     log.withLock { $0.append(request) }
     if delay > .zero { try? await Task.sleep(for: delay) }
     switch routes.withLock({ $0[request.url] }) {

@@ -1,19 +1,19 @@
 import Synchronization
+import Thumbify
 import ThumbifyStore
-
-@testable import Thumbify
 
 /// A `ThumbnailMaking` double: stores one small blob per variant (the source bytes plus the variant's
 /// name) in a real `BlobStore`, fails for sources starting with `CORRUPT`, and counts its calls.
-final class StubThumbnailer: ThumbnailMaking {
-  let store: BlobStore
+package final class StubThumbnailer: ThumbnailMaking {
+  package let store: BlobStore
   private let calls = Mutex<[String]>([])
 
-  init(root: String) { store = BlobStore(root: root) }
+  package init(root: String) { store = BlobStore(root: root) }
 
-  var sources: [String] { calls.withLock { $0 } }
+  package var sources: [String] { calls.withLock { $0 } }
 
-  func thumbnails(of data: [UInt8], source: String, variants: [ThumbnailVariant]) throws(ThumbnailError)
+  package func thumbnails(of data: [UInt8], source: String, variants: [ThumbnailVariant])
+    throws(ThumbnailError)
     -> ThumbnailSet
   {
     calls.withLock { $0.append(source) }

@@ -1,9 +1,8 @@
 import Testing
 import ThumbifyExtracting
 import ThumbifyFetching
+import ThumbifyFetchingTestSupport
 import ThumbifyImaging
-
-@testable import ThumbifyFetchingTestSupport
 
 @Suite("Error taxonomy")
 struct ErrorTaxonomyTests {

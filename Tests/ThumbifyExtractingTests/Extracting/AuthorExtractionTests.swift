@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
 
 /// `author` from every source a page names its authors in, bylines cleaned, and the precedence
 /// (docs/metadata.md, Authors).

@@ -1,7 +1,6 @@
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// `publishedTime` / `modifiedTime` from every source a page states them in, and their precedence
 /// (docs/metadata.md, Dates). The clock is fixed at `dateTestNow` (2026-12-03T09:45:00Z).

@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
 
 /// The clock the date tests run at: 2026-12-03T09:45:00Z.
 let dateTestNow: Int64 = 1_796_291_100

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
 
 /// Bad input never crashes, hangs or grows memory without bound.
 @Suite("Hostile input", .offThePool)

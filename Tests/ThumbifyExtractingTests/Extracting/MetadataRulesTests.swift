@@ -1,7 +1,6 @@
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// One test per documented precedence rule (docs/metadata.md).
 @Suite("Metadata rules", .offThePool)

@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
 
 @Suite("Lenient JSON, UTF-8 validation, text cleaning", .offThePool)
 struct ParserUnitTests {

@@ -1,7 +1,6 @@
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// Pages shaped like real sites' heads (Tests/Fixtures/pages), checked field by field.
 @Suite("Real-world page shapes", .offThePool)

@@ -1,7 +1,6 @@
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// `siteName` from every source a page names its site in, and the precedence (docs/metadata.md,
 /// Site names).

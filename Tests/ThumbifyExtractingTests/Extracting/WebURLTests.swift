@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifySystemTestSupport
 
 @Suite("WHATWG URL resolution", .offThePool)
 struct WebURLTests {

@@ -1,10 +1,10 @@
 import CCurl
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyFetching
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("Fetching from a misbehaving server", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct FaultFetchTests {

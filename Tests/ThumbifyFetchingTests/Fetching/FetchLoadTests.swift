@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
 
 @testable import ThumbifyFetching
-@testable import ThumbifyFetchingTestSupport
 
 /// The load check: 3,000 requests to nginx with 256 in flight, no failures, nothing leaked.
 ///

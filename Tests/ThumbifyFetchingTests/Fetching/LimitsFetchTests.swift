@@ -1,8 +1,7 @@
 import Testing
-
-@testable import ThumbifyFetching
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Per-host queue, limits and cancellation", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct LimitsFetchTests {

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
 import ThumbifySystem
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyFetching
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("Fetching from nginx on loopback", .timeLimit(.minutes(5)))
 struct NginxFetchTests {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyFetching
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Retries and host skipping", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct RetryFetchTests {

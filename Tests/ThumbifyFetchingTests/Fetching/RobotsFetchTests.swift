@@ -1,8 +1,8 @@
 import Testing
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyFetching
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("robots.txt against the fault server", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct RobotsFetchTests {

@@ -1,8 +1,7 @@
 import Testing
-
-@testable import ThumbifyFetching
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("SSRF guard at connect time", .timeLimit(.minutes(5)))
 struct SSRFGuardTests {

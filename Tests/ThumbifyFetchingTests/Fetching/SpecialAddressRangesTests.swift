@@ -1,6 +1,5 @@
 import Testing
-
-@testable import ThumbifyFetching
+import ThumbifyFetching
 
 @Suite("SSRF deny list")
 struct SpecialAddressRangesTests {

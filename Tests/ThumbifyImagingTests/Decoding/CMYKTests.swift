@@ -1,9 +1,8 @@
 import CTurboJPEG
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("CMYK JPEG colours", .offThePool)
 struct CMYKTests {

@@ -1,9 +1,9 @@
 import CTurboJPEG
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
 
 /// Embedded ICC profiles are converted to sRGB (docs/imaging.md, "Colour management").
 ///

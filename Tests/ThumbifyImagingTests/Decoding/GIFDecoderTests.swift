@@ -1,8 +1,8 @@
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("GIF decoding", .offThePool)
 struct GIFDecoderTests {

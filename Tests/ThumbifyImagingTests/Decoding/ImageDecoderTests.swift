@@ -1,8 +1,7 @@
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Format sniffing and dispatch", .offThePool)
 struct ImageDecoderTests {

@@ -1,8 +1,7 @@
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 /// Mutated and truncated versions of valid files: every one must decode or throw an ``ImageError``, never crash.
 @Suite("Malformed input", .offThePool)

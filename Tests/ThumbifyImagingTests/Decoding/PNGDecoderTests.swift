@@ -1,10 +1,9 @@
 import CPNG
 import Foundation
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("PNG decoding", .offThePool)
 struct PNGDecoderTests {

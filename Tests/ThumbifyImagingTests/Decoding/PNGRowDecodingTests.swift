@@ -1,10 +1,10 @@
 import CPNG
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
 
 /// The row-by-row PNG decoder (`Sources/CPNGRows`) against libpng's own full-frame decode, and its
 /// box-shrunk output against the resampler's pre-shrink of a full decode.

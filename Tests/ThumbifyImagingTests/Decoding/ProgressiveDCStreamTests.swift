@@ -1,10 +1,10 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
 
 /// The DC-only rewrite of progressive JPEGs for 1/8-scale decodes (``ProgressiveDCStream``).
 @Suite("Progressive DC stream", .offThePool)

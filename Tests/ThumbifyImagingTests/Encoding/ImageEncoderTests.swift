@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("Image encoders", .offThePool)
 struct ImageEncoderTests {

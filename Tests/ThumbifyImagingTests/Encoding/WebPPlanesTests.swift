@@ -1,8 +1,8 @@
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
 
 /// Opaque still WebP decoded at full size to libwebp's own planes (`WebPDecoder.decodePlanes`).
 @Suite("WebP to planes", .offThePool)

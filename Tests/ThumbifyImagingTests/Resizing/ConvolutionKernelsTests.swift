@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifySystemTestSupport
 
 /// The SIMD passes against their definition, one tap at a time:
 /// `clamp((Σₖ weight[k] · sample[start + k] + 2¹³) >> 14)`, bit for bit.

@@ -1,7 +1,6 @@
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifySystemTestSupport
+import ThumbifyImaging
+import ThumbifySystemTestSupport
 
 @Suite("Thumbnail geometry", .offThePool)
 struct ThumbnailGeometryTests {

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStore
+import ThumbifyStoreTestSupport
 import ThumbifySystem
-
-@testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Errno, owned descriptors and directory entries", .offThePool)
 struct DirectoryEntriesTests {

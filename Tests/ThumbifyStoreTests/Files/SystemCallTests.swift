@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStore
+import ThumbifyStoreTestSupport
 import ThumbifySystem
-
-@testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("The system-call funnel and the output layout", .offThePool)
 struct SystemCallTests {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifyStore
-@testable import ThumbifySystemTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
 @Suite("Blob store", .offThePool)
 struct BlobStoreTests {

@@ -1,8 +1,7 @@
 import Testing
 import ThumbifyExtracting
-
-@testable import ThumbifyStore
-@testable import ThumbifySystemTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
 @Suite("Card keys", .offThePool)
 struct CardKeyTests {

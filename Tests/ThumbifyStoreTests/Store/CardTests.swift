@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyStore
-@testable import ThumbifySystemTestSupport
 
 @Suite("Cards from crawl records", .offThePool)
 struct CardTests {

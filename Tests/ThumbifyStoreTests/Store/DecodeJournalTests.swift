@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyStore
-@testable import ThumbifySystemTestSupport
 
 /// The decode journal's parsing and the policy of deaths (`DecodeJournal`); the fatal-signal line is
 /// tested with the real binary (`CrawlCrashLoopTests`).

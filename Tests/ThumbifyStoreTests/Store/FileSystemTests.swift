@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("File system calls", .offThePool)
 struct FileSystemTests {

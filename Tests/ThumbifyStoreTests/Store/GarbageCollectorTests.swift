@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Garbage collection", .offThePool)
 struct GarbageCollectorTests {

@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
 
 /// Group commit: the state's writes share one open transaction, committed by count, by age (also
 /// when no write comes) and by `flush()`; what another connection sees is what is committed.

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import ThumbifyExtracting
+import ThumbifyExtractingTestSupport
 import ThumbifySystem
+import ThumbifySystemTestSupport
 
-@testable import ThumbifyExtractingTestSupport
 @testable import ThumbifyStore
-@testable import ThumbifySystemTestSupport
 
 /// `JSONWriter` must give exactly `JSONEncoder`'s bytes (sorted keys, unescaped slashes): the state
 /// database, the manifest and the cards are written with it, and readers compare bytes.

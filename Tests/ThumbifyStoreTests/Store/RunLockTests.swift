@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifySystemTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

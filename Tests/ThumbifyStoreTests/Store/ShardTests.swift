@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 import ThumbifyExtracting
-
-@testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Shard function", .offThePool)
 struct ShardTests {

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStore
+import ThumbifyStoreTestSupport
 import ThumbifySystem
-
-@testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 /// The default state directory (issue 21): outside the output directory and its parent, one per
 /// output directory however it is spelled.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("WAL checkpoints on a thread of their own", .offThePool)
 struct WALCheckpointerTests {

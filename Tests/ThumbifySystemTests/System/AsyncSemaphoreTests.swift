@@ -1,8 +1,7 @@
 import Synchronization
 import Testing
-
-@testable import ThumbifySystem
-@testable import ThumbifySystemTestSupport
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
 @Suite("Async semaphore", .timeLimit(.minutes(5)))
 struct AsyncSemaphoreTests {

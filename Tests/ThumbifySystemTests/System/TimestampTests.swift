@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifySystem
-@testable import ThumbifySystemTestSupport
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
 @Suite("ISO 8601 timestamps", .offThePool)
 struct TimestampTests {

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyFetching
-
-@testable import Thumbify
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 17: `--timeout` is the deadline of a whole URL's card — its page fetch and the image and
 /// icon candidates tried after it share one budget of network time.

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
+import Thumbify
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
 
 /// The real binary's run report, exit status and pruning, on the sample site (the suite's nginx).
 extension CrawlEndToEndTests {

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
 import ThumbifyStore
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// The real `thumbify` binary crawling the sample site served by nginx on loopback.
 @Suite("Crawl end to end against nginx", .serialized)

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// One host, 20 pages, no robots.txt and no favicon (issue 21): the pages went out in reverse list
 /// order, and the favicon after all of them, so no page finished before the last one was fetched.

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyImaging
 import ThumbifyStore
+import ThumbifyStoreTestSupport
 import ThumbifySystem
-
-@testable import Thumbify
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 /// The crawl with the real imaging stages (ImageDecoder, Thumbnailer, BlobStore) on the sample photos.
 @Suite("Crawl with real thumbnails")

@@ -1,13 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import Thumbify
 import ThumbifyFetching
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
 
 // The store's behaviour seen through a crawl (its blobs collected, its batches committed): here
 // rather than in ThumbifyStoreTests, whose target builds without the pipeline.

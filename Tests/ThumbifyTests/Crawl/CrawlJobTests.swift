@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
 
 /// The crawl pipeline with doubles for the network, extraction and imaging: what is fetched,
 /// what is reused, what the manifest says.

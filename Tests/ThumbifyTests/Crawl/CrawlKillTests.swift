@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
 import ThumbifyStore
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `kill -9` at random points of a real `thumbify crawl`, then a rerun: the result must equal an
 /// uninterrupted run's, and the manifest on disk must always be absent or complete.

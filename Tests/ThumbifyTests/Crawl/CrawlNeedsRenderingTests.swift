@@ -1,12 +1,11 @@
 import Foundation
 import Testing
 import ThumbifyExtracting
+import ThumbifyFetchingTestSupport
 import ThumbifyRendering
 import ThumbifyStore
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 35: a crawl without `--render` that meets an app shell recorded `ok` with no title and said
 /// nothing; now the record and the card say `needsRendering`, and the summary counts them with the

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyExtracting
+import ThumbifyFetchingTestSupport
 import ThumbifyStore
-
-@testable import Thumbify
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 35: a page's oEmbed endpoint is discovered and fetched through thumbify's fetcher — its
 /// SSRF guard, its queues, the URL's `--timeout` — and fills what the page lacks.

@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
 
 /// URLs missing from a run's list: kept by default, removed with `Pruning` within its limit, and the
 /// run report's counts (`CrawlJob.Summary.report`).

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
+import Thumbify
+import ThumbifyFetchingTestSupport
 import ThumbifyStore
-
-@testable import Thumbify
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `thumbify crawl --render` (issue 22) through the real binary, with Debian's Chromium and nginx on
 /// loopback: app shells get the card their scripts build, server-rendered pages are not rendered,

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
 import ThumbifyImaging
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// A page that declares only an SVG icon, next to a 16 px `/favicon.ico`: the real binary on loopback
 /// nginx picks the SVG and renders it at the icon's 64 px (issue 20).

@@ -2,9 +2,8 @@ import Foundation
 import Testing
 import ThumbifyExtracting
 import ThumbifyStore
-
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 34, "Stops and guards that act first": after the first signal no request leaves the
 /// process, counted at the server.

@@ -2,9 +2,8 @@ import Foundation
 import Testing
 import ThumbifyExtracting
 import ThumbifyStore
-
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// SIGINT and SIGTERM sent to a real `thumbify crawl` at different moments (issue 21, "Interrupting
 /// loses work"): the crawl stops with 130/143, a valid manifest of what it finished and its state

@@ -1,11 +1,10 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyStore
-
-@testable import Thumbify
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 /// The served tree never keeps a temporary file (issue 21): a write killed between linking its
 /// temporary name and renaming it (`FileSystem.writeAtomically`: `thumb`'s manifest, the report)

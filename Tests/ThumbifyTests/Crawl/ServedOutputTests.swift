@@ -1,11 +1,11 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
 import ThumbifySystem
+import ThumbifySystemTestSupport
 
-@testable import ThumbifyFetchingTestSupport
 @testable import ThumbifyStore
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
 
 /// Issue 21: serving a crawl's output directory the way docs/cards.md says (nginx, Caddy) exposes no
 /// state.

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
 import ThumbifyStore
-
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `thumbify merge` and `crawl --baseline` (issue 23) against a web of one address and 16 ports whose
 /// pages have an image and a favicon: the merged shards are the unsharded crawl, record for record;

@@ -2,10 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
 
 @Suite("URL list reader")
 struct URLListReaderTests {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 import ThumbifyStore
-
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 // The fixture records are made with the real `Thumbnailer` (the pipeline), hence here and not with
 // the other `JSONWriter` tests in ThumbifyStoreTests.

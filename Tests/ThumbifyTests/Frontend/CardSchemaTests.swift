@@ -2,8 +2,7 @@ import Foundation
 import Testing
 import ThumbifyExtracting
 import ThumbifyStore
-
-@testable import ThumbifyTestSupport
+import ThumbifyTestSupport
 
 /// docs/cards.schema.json and the card files agree: every field written is in the schema, every
 /// required field is written, and the documented patterns hold.

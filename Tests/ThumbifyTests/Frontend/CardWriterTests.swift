@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 import ThumbifyStore
-
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 @Suite("Card files", .offThePool)
 struct CardWriterTests {

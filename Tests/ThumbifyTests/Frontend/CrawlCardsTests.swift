@@ -1,11 +1,10 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyStore
-
-@testable import Thumbify
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 /// The crawl writes each card file as its record is saved and removes the cards of URLs no longer
 /// listed at the end of a run (with the crawl's test doubles for the network, extraction and imaging).

@@ -2,8 +2,7 @@ import Foundation
 import Testing
 import ThumbifyExtracting
 import ThumbifyStore
-
-@testable import ThumbifyTestSupport
+import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// samples/frontend in headless Chromium: it must find cards under the same keys the crawl writes.

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyTestSupport
 
 @Suite("HTML escaping")
 struct HTMLEscapingTests {

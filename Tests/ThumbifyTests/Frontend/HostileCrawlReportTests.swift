@@ -1,13 +1,12 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyExtracting
+import ThumbifyFetchingTestSupport
 import ThumbifyImaging
 import ThumbifyStore
-
-@testable import Thumbify
-@testable import ThumbifyFetchingTestSupport
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifyTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// Pages with hostile metadata, crawled by the real pipeline (CurlFetcher against nginx on

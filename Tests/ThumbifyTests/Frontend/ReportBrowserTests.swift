@@ -1,10 +1,9 @@
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyStore
-
-@testable import Thumbify
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// `thumbify report` pages opened in headless Chromium (Debian's `chromium`, driven over the

@@ -3,9 +3,9 @@ import Testing
 import ThumbifyExtracting
 import ThumbifyStore
 import ThumbifySystem
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyTestSupport
 
 @Suite("Report page")
 struct ReportWriterTests {

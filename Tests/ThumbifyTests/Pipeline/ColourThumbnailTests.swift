@@ -1,13 +1,12 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyImaging
+import ThumbifyImagingTestSupport
 import ThumbifyStore
 import ThumbifySystem
-
-@testable import Thumbify
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 /// The pipeline end to end on colour-managed sources: the thumbnails look like the sRGB picture, and
 /// the thumbnail set says which profile the source had (docs/imaging.md, "Colour management").

@@ -1,7 +1,6 @@
 import Testing
+import Thumbify
 import ThumbifyFetching
-
-@testable import Thumbify
 
 /// A fetcher whose one page was reached through a redirect.
 private struct RedirectedPageFetcher: Fetching {

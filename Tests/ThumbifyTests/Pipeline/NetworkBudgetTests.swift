@@ -3,11 +3,11 @@ import Synchronization
 import Testing
 import ThumbifyFetching
 import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyStoreTestSupport
-@testable import ThumbifySystemTestSupport
-@testable import ThumbifyTestSupport
 
 /// A fetcher that reports scripted network time, whatever time passes: `networkTimes[url]` per fetch
 /// (a fetch whose time is over its request's timeout fails `timedOut`, charged the timeout), after

@@ -1,13 +1,12 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import Thumbify
 import ThumbifyImaging
+import ThumbifyImagingTestSupport
 import ThumbifyStore
 import ThumbifySystem
-
-@testable import Thumbify
-@testable import ThumbifyImagingTestSupport
-@testable import ThumbifySystemTestSupport
+import ThumbifySystemTestSupport
 
 /// A web-ready source that already fits a variant's box is stored as it is when that is smaller than
 /// the encode (docs/imaging.md, "Pass-through").

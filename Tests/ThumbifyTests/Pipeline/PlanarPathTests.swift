@@ -1,11 +1,11 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import Thumbify
+import ThumbifyImagingTestSupport
 import ThumbifyStore
 
-@testable import Thumbify
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
 
 /// The planar (Y′CbCr) thumbnail path: decoders, plane resize, conversions and the thumbnailer.
 @Suite("Planar path")

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import Thumbify
+import ThumbifyImagingTestSupport
 import ThumbifyStore
 
-@testable import Thumbify
 @testable import ThumbifyImaging
-@testable import ThumbifyImagingTestSupport
 
 /// The planar path's pixels against the RGB path and the double-precision reference.
 @Suite("Planar path quality")

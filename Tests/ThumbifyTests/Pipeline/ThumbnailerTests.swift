@@ -1,11 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
+import Thumbify
 import ThumbifyImaging
+import ThumbifyImagingTestSupport
 import ThumbifyStore
-
-@testable import Thumbify
-@testable import ThumbifyImagingTestSupport
 
 @Suite("Thumbnailer")
 struct ThumbnailerTests {
