@@ -1,7 +1,6 @@
 import Synchronization
 import Testing
 import ThumbifySystem
-import ThumbifySystemTestSupport
 
 @Suite("Async semaphore", .timeLimit(.minutes(5)))
 struct AsyncSemaphoreTests {
