@@ -75,24 +75,54 @@ let package = Package(
       path: "Benchmarks/ThumbifyBenchmarks"
     ),
     // Tests mirror the layers (docs/architecture.md, "Tests"): one test target per library target, and
-    // the servers, stubs and synthetic images they share in a support target.
+    // the servers, stubs and synthetic images they share in a support target per layer, which depends
+    // on its layer and the support targets below it, never upward: a layer's tests build against that
+    // layer alone.
+    .target(
+      name: "ThumbifySystemTestSupport", dependencies: ["ThumbifySystem"],
+      path: "Tests/ThumbifySystemTestSupport"),
+    .target(
+      name: "ThumbifyImagingTestSupport",
+      dependencies: [
+        "ThumbifyImaging", "ThumbifySystemTestSupport", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CLCMS2",
+      ],
+      path: "Tests/ThumbifyImagingTestSupport", exclude: ["Fixtures"]),
+    .target(
+      name: "ThumbifyFetchingTestSupport", dependencies: ["ThumbifyFetching", "ThumbifySystemTestSupport"],
+      path: "Tests/ThumbifyFetchingTestSupport"),
+    // Extracting stands alone; its tests take the test-running helpers (`.offThePool`) from System's.
+    .target(
+      name: "ThumbifyExtractingTestSupport",
+      dependencies: ["ThumbifyExtracting", "ThumbifySystemTestSupport"],
+      path: "Tests/ThumbifyExtractingTestSupport"),
+    .target(
+      name: "ThumbifyStoreTestSupport",
+      dependencies: ["ThumbifyStore", "ThumbifyImagingTestSupport", "ThumbifyExtractingTestSupport"],
+      path: "Tests/ThumbifyStoreTestSupport"),
     .target(
       name: "ThumbifyTestSupport",
-      dependencies: ["Thumbify", "CPNG", "CTurboJPEG", "CWebP", "CGIF", "CLCMS2"],
-      path: "Tests/ThumbifyTestSupport", exclude: ["Fixtures"]),
-    .testTarget(name: "ThumbifySystemTests", dependencies: ["ThumbifyTestSupport"]),
-    .testTarget(name: "ThumbifyImagingTests", dependencies: ["ThumbifyTestSupport"]),
-    // The fetching tests run `thumbify extract <url>` against loopback servers, hence the CLI.
-    .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
-    .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyTestSupport"]),
-    .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyTestSupport"]),
-    .testTarget(name: "ThumbifyRenderingTests", dependencies: ["ThumbifyTestSupport", "ThumbifyRendering"]),
-    .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
-    .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "Thumbify", "ThumbifyTestSupport"]),
-    // The library as another package sees it: `import Thumbify`, never `@testable` (the servers come
-    // from the support target, which is `@testable import`ed: that opens the support, not the library).
+      dependencies: ["Thumbify", "ThumbifyStoreTestSupport", "ThumbifyFetchingTestSupport"],
+      path: "Tests/ThumbifyTestSupport"),
+    .testTarget(name: "ThumbifySystemTests", dependencies: ["ThumbifySystemTestSupport"]),
+    .testTarget(name: "ThumbifyImagingTests", dependencies: ["ThumbifyImagingTestSupport"]),
+    .testTarget(name: "ThumbifyFetchingTests", dependencies: ["ThumbifyFetchingTestSupport"]),
+    .testTarget(name: "ThumbifyExtractingTests", dependencies: ["ThumbifyExtractingTestSupport"]),
+    .testTarget(name: "ThumbifyStoreTests", dependencies: ["ThumbifyStoreTestSupport"]),
+    // Rendering has no helpers of its own: the servers and the fetcher of Fetching's support, the
+    // complete page of Extracting's.
     .testTarget(
-      name: "ThumbifyPublicAPITests", dependencies: ["Thumbify", "ThumbifyTestSupport"], exclude: ["Fixtures"]
+      name: "ThumbifyRenderingTests",
+      dependencies: ["ThumbifyRendering", "ThumbifyFetchingTestSupport", "ThumbifyExtractingTestSupport"]),
+    // The report tests run `thumbify report` in-process, hence the CLI.
+    .testTarget(name: "ThumbifyTests", dependencies: ["ThumbifyTestSupport", "ThumbifyCLI"]),
+    // The CLI tests also run `thumbify extract <url>` against loopback servers.
+    .testTarget(name: "ThumbifyCLITests", dependencies: ["ThumbifyCLI", "ThumbifyTestSupport"]),
+    // The library as another package sees it: `import Thumbify`, never `@testable` (the servers and
+    // images come from two support targets, whose own imports open nothing of the library to it).
+    .testTarget(
+      name: "ThumbifyPublicAPITests",
+      dependencies: ["Thumbify", "ThumbifyImagingTestSupport", "ThumbifyFetchingTestSupport"],
+      exclude: ["Fixtures"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -19,7 +19,7 @@ from PIL import Image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEEDS = os.path.join(HERE, "seeds")
-FIXTURES = os.path.join(HERE, "..", "..", "Tests", "ThumbifyTestSupport", "Fixtures")
+FIXTURES = os.path.join(HERE, "..", "..", "Tests", "ThumbifyImagingTestSupport", "Fixtures")
 
 # Option bytes (bits: 0-1 target, 2 planar, 3 small maxPixels, 4 headroom 2, 5 no encode, 6-7 format).
 FULL_RGB = 0x00           # full size, RGB, 4 MP, encode WebP

@@ -1,7 +1,7 @@
 import Testing
+import ThumbifyStoreTestSupport
 
 @testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
 
 /// Runs one command line in-process and returns what it printed.
 /// Its environment's `XDG_STATE_HOME` is a temporary directory (`TestState`) unless `environment` is given.

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
+import Thumbify
 
-@testable import Thumbify
 @testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
 
 @Suite("Crawl progress and summary")
 struct CrawlProgressTests {

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("thumbify extract")
 struct ExtractCommandTests {

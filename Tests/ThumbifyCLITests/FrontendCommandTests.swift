@@ -1,13 +1,7 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyCLI
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
+import ThumbifyExtracting
+import ThumbifyStore
 
 @Suite("report, cards and card-key commands")
 struct FrontendCommandTests {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyCLI
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("thumbify merge command line")
 struct MergeCommandTests {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
 import Thumbify
-
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
 
 /// The ways a command line used to damage an output directory (issue 17's urgent defects 3–5).
 @Suite("Command lines that must not damage an output directory")

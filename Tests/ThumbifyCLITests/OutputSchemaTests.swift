@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 /// The validator the output tests rely on, held to documents that must fail: a validator that
 /// accepted everything would pass every output test.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -265,7 +265,7 @@ struct ServeCommandTests {
     let server = try await ServeProcess(["--client-timeout", "1s"])
     let port = server.port
     let closed = try await offThePool { () -> Bool in
-      let descriptor = LoopbackNginx.connectLoopback(port: port)
+      let descriptor = connectLoopback(port: port)
       guard descriptor >= 0 else { return false }
       defer { close(descriptor) }
       _ = "GET /healthz HTTP/1.1\r\nHost: x\r\n".withCString { send(descriptor, $0, strlen($0), 0) }

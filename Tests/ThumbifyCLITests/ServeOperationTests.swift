@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
 
 @Suite("serve: request targets, listen addresses, rate limits", .offThePool)
 struct ServeParsingTests {

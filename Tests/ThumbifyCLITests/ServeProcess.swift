@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -67,7 +67,7 @@ final class ServeProcess: Sendable {
   func get(_ target: String, headers: [String] = []) async throws -> Answer {
     let port = port
     return try await offThePool {
-      let descriptor = LoopbackNginx.connectLoopback(port: port)
+      let descriptor = connectLoopback(port: port)
       guard descriptor >= 0 else { throw ServerError("cannot connect to \(port)") }
       defer { close(descriptor) }
       var timeout = timeval(tv_sec: 120, tv_usec: 0)

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-import Thumbify
-
-@testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `--state <dir>` and the default state directory on the command line (issue 21).
 @Suite("The state directory on the command line")

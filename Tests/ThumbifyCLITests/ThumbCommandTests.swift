@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import ThumbifyStoreTestSupport
 
 @testable import ThumbifyCLI
-@testable import ThumbifyTestSupport
 
 @Suite("thumbify thumb")
 struct ThumbCommandTests {

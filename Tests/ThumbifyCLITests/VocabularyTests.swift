@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Thumbify
+import ThumbifyStore
 
 @testable import ThumbifyCLI
 

@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
 
 @Suite("Public Suffix List", .offThePool)
 struct PublicSuffixListTests {

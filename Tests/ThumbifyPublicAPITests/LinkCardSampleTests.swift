@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Thumbify
-
-@testable import ThumbifyTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 /// `samples/link-card`, a package that depends on thumbify by path and uses only the public API,
 /// builds and prints a loopback page's card and writes its thumbnails.

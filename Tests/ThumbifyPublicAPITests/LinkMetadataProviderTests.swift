@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import Thumbify
-
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Public API: LinkMetadataProvider", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataProviderTests {

@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 import Thumbify
-
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Public API: LinkMetadata's thumbnails", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct PublicLinkMetadataThumbnailTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Thumbify
+import ThumbifyFetchingTestSupport
+import ThumbifyImagingTestSupport
 
-@testable import ThumbifyTestSupport
-
-// Only the servers and test images come from the support target; the library is used through `import
+// Only the servers and test images come from the support targets; the library is used through `import
 // Thumbify` alone. Being in the package, these tests also see `package` declarations: they use one only
 // where a test needs a seam the public API has no reason to offer (`loopbackProvider`'s shared CPU pool
 // and render budget). What another package can compile against is checked by samples/link-card and by

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyFetching
-@testable import ThumbifyRendering
-@testable import ThumbifyTestSupport
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifyRendering
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifyRendering
-@testable import ThumbifyTestSupport
+import ThumbifyRendering
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,7 @@
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifyRendering
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyExtractingTestSupport
+import ThumbifyRendering
 
 @Suite("When to render, and what rendering adds")
 struct RenderRuleTests {

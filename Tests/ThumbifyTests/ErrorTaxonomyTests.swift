@@ -1,12 +1,8 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifyImaging
 
 @Suite("Error taxonomy")
 struct ErrorTaxonomyTests {

@@ -1,12 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// `author` from every source a page names its authors in, bylines cleaned, and the precedence
 /// (docs/metadata.md, Authors).

@@ -1,8 +1,8 @@
 import CUchardet
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
 
 /// The text of the pages `scripts/generate-charset-fixtures` writes with Python's codecs.
 enum CharsetFixtureText {

@@ -1,12 +1,6 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// `publishedTime` / `modifiedTime` from every source a page states them in, and their precedence
 /// (docs/metadata.md, Dates). The clock is fixed at `dateTestNow` (2026-12-03T09:45:00Z).
@@ -233,11 +227,5 @@ struct DateExtractionTests {
       extract(#"<template><span itemprop="datePublished" content="2016-05-24"></span></template>"#)
         .publishedTime
         == nil)
-  }
-
-  @Test func jsonCarriesTheTextFields() throws {
-    let metadata = extract("", head: #"<meta property="article:published_time" content="4/6/2016">"#)
-    let json = String(decoding: try JSONWriter.encode(metadata), as: UTF8.self)
-    #expect(json.contains(#""publishedTimeText":"4/6/2016""#))
   }
 }

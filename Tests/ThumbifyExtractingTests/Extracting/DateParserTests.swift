@@ -1,12 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The clock the date tests run at: 2026-12-03T09:45:00Z.
 let dateTestNow: Int64 = 1_796_291_100

@@ -1,7 +1,6 @@
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// The whole-page date search (`DateSearch`, docs/metadata.md, Dates): what it reads when no
 /// structured source gives a publication date, how it scores, and what it leaves out. The clock is

@@ -1,13 +1,7 @@
 import Foundation
 import Glibc
 
-@testable import Thumbify
 @testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// Helpers shared by the extracting tests.
 enum ExtractingTestSupport {

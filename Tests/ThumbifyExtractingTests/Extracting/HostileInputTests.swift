@@ -1,13 +1,8 @@
 import Foundation
 import Testing
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// Bad input never crashes, hangs or grows memory without bound.
 @Suite("Hostile input", .offThePool)

@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
 
 @Suite("Charset declarations past the prescan (change the encoding)", .offThePool)
 struct LateCharsetTests {

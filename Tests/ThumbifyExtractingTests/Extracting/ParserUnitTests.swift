@@ -1,12 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("Lenient JSON, UTF-8 validation, text cleaning", .offThePool)
 struct ParserUnitTests {

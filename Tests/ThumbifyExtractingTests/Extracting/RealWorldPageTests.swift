@@ -1,12 +1,6 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// Pages shaped like real sites' heads (Tests/Fixtures/pages), checked field by field.
 @Suite("Real-world page shapes", .offThePool)

@@ -1,12 +1,6 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifySystemTestSupport
 
 /// `siteName` from every source a page names its site in, and the precedence (docs/metadata.md,
 /// Site names).

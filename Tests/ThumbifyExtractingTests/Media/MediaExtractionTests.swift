@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
 
 /// Issue 35: video and audio from every source a page uses, each a playable file (with its MIME
 /// type) or a player page, with sizes and running time where given (docs/metadata.md, "Video", "Audio").

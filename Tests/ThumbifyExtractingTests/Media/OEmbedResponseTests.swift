@@ -1,7 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyExtracting
-@testable import ThumbifyTestSupport
 
 /// Issue 35: oEmbed responses, JSON and XML, and what of them reaches a card: never the raw `html`,
 /// only one https iframe on the endpoint's or the provider's site (docs/metadata.md, "oEmbed").

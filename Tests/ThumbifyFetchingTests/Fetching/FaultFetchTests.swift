@@ -1,14 +1,10 @@
 import CCurl
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
 @testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("Fetching from a misbehaving server", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct FaultFetchTests {

@@ -1,13 +1,8 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
 @testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The load check: 3,000 requests to nginx with 256 in flight, no failures, nothing leaked.
 ///

@@ -1,8 +1,8 @@
 import Synchronization
 import Testing
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyFetching
-@testable import ThumbifyTestSupport
 
 @Suite("Host health: skipping a failing host", .offThePool)
 struct HostHealthTests {

@@ -1,12 +1,7 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Per-host queue, limits and cancellation", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct LimitsFetchTests {

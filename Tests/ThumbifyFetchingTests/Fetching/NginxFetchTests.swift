@@ -1,13 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
 @testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("Fetching from nginx on loopback", .timeLimit(.minutes(5)))
 struct NginxFetchTests {

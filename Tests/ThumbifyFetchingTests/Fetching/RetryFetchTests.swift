@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Retries and host skipping", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct RetryFetchTests {

@@ -1,12 +1,8 @@
 import Testing
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
 @testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("robots.txt against the fault server", .timeLimit(.minutes(5)), .dedicatedExecutor)
 struct RobotsFetchTests {

@@ -1,12 +1,6 @@
 import Testing
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
 @testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("robots.txt rules (RFC 9309)")
 struct RobotsRulesTests {

@@ -1,12 +1,7 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("SSRF guard at connect time", .timeLimit(.minutes(5)))
 struct SSRFGuardTests {

@@ -1,12 +1,5 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyFetching
 
 @Suite("SSRF deny list")
 struct SpecialAddressRangesTests {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
 
 /// AVIF input: the fixtures are made by `Fixtures/make-avif-fixtures.sh` (avifenc) from a 32×16
 /// quadrant picture (red, green / blue, white), near-lossless, so colours are checked closely.

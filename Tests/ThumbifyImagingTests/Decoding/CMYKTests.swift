@@ -1,13 +1,8 @@
 import CTurboJPEG
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("CMYK JPEG colours", .offThePool)
 struct CMYKTests {

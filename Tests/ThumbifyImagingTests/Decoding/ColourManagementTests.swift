@@ -1,14 +1,10 @@
 import CLCMS2
 import CTurboJPEG
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// Embedded ICC profiles are converted to sRGB (docs/imaging.md, "Colour management").
 ///

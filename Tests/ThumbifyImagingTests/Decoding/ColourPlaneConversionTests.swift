@@ -1,9 +1,10 @@
 import CLCMS2
 import CTurboJPEG
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
 
 /// A tagged JPEG's planes converted in one pass (`MatrixShaperConversion.apply(to:upsampling:)`, the C
 /// function `thumbify_convert_planes`) against the same steps taken one at a time: upsampling, BT.601 to

@@ -1,7 +1,7 @@
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 /// A PNG's colour chunks other than a good `iCCP`: one libpng refuses is recorded as a warning and the
 /// image taken as sRGB; `cHRM` (with `gAMA`) that is not sRGB's is converted like a profile

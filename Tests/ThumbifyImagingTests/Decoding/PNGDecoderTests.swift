@@ -1,14 +1,9 @@
 import CPNG
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("PNG decoding", .offThePool)
 struct PNGDecoderTests {

@@ -1,14 +1,10 @@
 import CPNG
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The row-by-row PNG decoder (`Sources/CPNGRows`) against libpng's own full-frame decode, and its
 /// box-shrunk output against the resampler's pre-shrink of a full decode.

@@ -1,8 +1,9 @@
 import CPNG
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
 
 /// The whole-image path of `Sources/CPNGRows` (libdeflate inflates every IDAT at once, thumbify undoes the
 /// row filters): its pixels are the file's for every filter type and row width, and a file it does not

@@ -1,14 +1,10 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The DC-only rewrite of progressive JPEGs for 1/8-scale decodes (``ProgressiveDCStream``).
 @Suite("Progressive DC stream", .offThePool)

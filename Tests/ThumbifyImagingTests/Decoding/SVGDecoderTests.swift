@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 /// SVG icons through librsvg: sizes, limits against hostile documents, and no outside access.
 @Suite("SVG decoding", .offThePool)

@@ -1,12 +1,7 @@
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("WebP decoding", .offThePool)
 struct WebPDecoderTests {

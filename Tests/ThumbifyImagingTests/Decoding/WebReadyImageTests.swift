@@ -1,8 +1,8 @@
 import CTurboJPEG
 import Testing
-
-@testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 /// Which sources can be served as they are (``WebReadyImage``): what thumbify's own encoders write is,
 /// anything with metadata, colour chunks or animation is not, and garbage never is.

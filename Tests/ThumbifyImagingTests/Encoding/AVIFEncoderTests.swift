@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyImaging
-@testable import ThumbifyTestSupport
 
 /// AVIF output, decoded back with ``AVIFDecoder`` (libavif + dav1d, a different AV1 codec from the
 /// encoder's libaom).

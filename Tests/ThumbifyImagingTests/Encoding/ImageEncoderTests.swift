@@ -1,13 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("Image encoders", .offThePool)
 struct ImageEncoderTests {

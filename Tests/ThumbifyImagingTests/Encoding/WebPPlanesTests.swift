@@ -1,12 +1,8 @@
 import Testing
+import ThumbifyImagingTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// Opaque still WebP decoded at full size to libwebp's own planes (`WebPDecoder.decodePlanes`).
 @Suite("WebP to planes", .offThePool)

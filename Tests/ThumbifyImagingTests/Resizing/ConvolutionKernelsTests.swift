@@ -1,12 +1,7 @@
 import Testing
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The SIMD passes against their definition, one tap at a time:
 /// `clamp((Σₖ weight[k] · sample[start + k] + 2¹³) >> 14)`, bit for bit.

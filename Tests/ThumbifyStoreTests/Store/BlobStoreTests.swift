@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
 @Suite("Blob store", .offThePool)
 struct BlobStoreTests {

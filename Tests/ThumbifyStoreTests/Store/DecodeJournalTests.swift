@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-import ThumbifySystem
+import ThumbifySystemTestSupport
 
 @testable import ThumbifyStore
-@testable import ThumbifyTestSupport
 
 /// The decode journal's parsing and the policy of deaths (`DecodeJournal`); the fatal-signal line is
 /// tested with the real binary (`CrawlCrashLoopTests`).

@@ -1,14 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// Group commit: the state's writes share one open transaction, committed by count, by age (also
 /// when no write comes) and by `flush()`; what another connection sees is what is committed.
@@ -182,88 +178,5 @@ struct GroupCommitTests {
     #expect(try committedPages() == 1600)
     let other = try SQLiteDatabase(path: path)
     #expect(try other.query("SELECT count(*) FROM images").first?.first == .integer(160))
-  }
-
-  @Test func aCrawlCommitsItsLastBatchBeforeItReturns() async throws {
-    defer { removeDirectory(directory) }
-    // Given a crawler whose store would keep its batch open for an hour,
-    let fetcher = StubFetcher()
-    fetcher.serve("http://site.test/a", "title: A")
-    fetcher.serve("http://site.test/b", "title: B")
-    let state = try StateStore(path: path, groupCommit: .init(maxWrites: 1000, maxDelay: .seconds(3600)))
-    let crawler = Crawler(
-      configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
-      extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory), state: state, run: 1,
-      outputDirectory: directory)
-    // when the crawl returns,
-    try await crawler.crawl(URLListReader(bytes: Array("http://site.test/a\nhttp://site.test/b\n".utf8))) {
-      _ in
-    }
-    // then its records are committed.
-    #expect(try committedPages() == 2)
-    withExtendedLifetime(state) {}
-  }
-
-  @Test func aStalledCrawlJobCommitsWhatFinishedWithinMaxDelay() async throws {
-    defer { removeDirectory(directory) }
-    // Given a crawl job whose second page hangs until it is released,
-    let fetcher = GatedFetcher(slowURL: "http://site.test/slow")
-    defer { fetcher.release() }  // also when a requirement below fails, so the job ends
-    fetcher.stub.serve("http://site.test/a", "title: A")
-    fetcher.stub.serve("http://site.test/slow", "title: Slow")
-    let job = CrawlJob(
-      layout: testLayout(directory), configuration: CrawlConfiguration(concurrency: 2), fetcher: fetcher,
-      extractor: StubExtractor(), thumbnailer: StubThumbnailer(root: directory))
-    let finished = Mutex<Set<String>>([])
-    let run = Task {
-      try await job.run(openList: {
-        URLListReader(bytes: Array("http://site.test/a\nhttp://site.test/slow\n".utf8))
-      }) {
-        event in
-        if case .record(_, let record, _) = event {
-          _ = finished.withLock { $0.insert(record.normalizedURL) }
-        }
-      }
-    }
-    // when the first page is finished and nothing else happens (generous deadlines: under
-    // `swift test --parallel` on two cores, synchronous CPU-bound suites can hold the cooperative
-    // pool for over a minute; CI once ran past a 60 s deadline here, and the state database did
-    // not exist yet when it was queried),
-    var deadline = Date().addingTimeInterval(600)
-    while !finished.withLock({ $0.contains("http://site.test/a") }), Date() < deadline {
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    try #require(finished.withLock { $0.contains("http://site.test/a") })
-    // then its record is committed while the crawl still waits (another connection sees it),
-    let statePath = testLayout(directory).stateDatabase
-    deadline = Date().addingTimeInterval(300)
-    var seen = try committedPages(in: statePath)
-    while seen < 1, Date() < deadline {
-      try await Task.sleep(for: .milliseconds(10))
-      seen = try committedPages(in: statePath)
-    }
-    #expect(seen == 1)
-    #expect(!finished.withLock { $0.contains("http://site.test/slow") })
-    fetcher.release()
-    let summary = try await run.value
-    #expect(summary.outcomes[.ok] == 2)
-  }
-}
-
-/// A `StubFetcher` whose `slowURL` answers only once `release()` is called (a stalled host).
-private final class GatedFetcher: Fetching {
-  let stub = StubFetcher()
-  let slowURL: String
-  private let isReleased = Mutex(false)
-
-  init(slowURL: String) { self.slowURL = slowURL }
-
-  func release() { isReleased.withLock { $0 = true } }
-
-  func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
-    if request.url == slowURL {
-      while !isReleased.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
-    }
-    return try await stub.fetch(request)
   }
 }

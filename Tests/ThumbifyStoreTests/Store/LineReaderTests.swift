@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
 @Suite("Line reader", .offThePool)
 struct LineReaderTests {

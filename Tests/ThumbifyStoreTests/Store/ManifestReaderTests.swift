@@ -1,18 +1,13 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
 @Suite("Manifest reader", .offThePool)
 struct ManifestReaderTests {
   func manifest(_ lines: [String]) throws -> String {
-    let directory = try FrontendFixtures.temporaryDirectory()
+    let directory = try Fixtures.temporaryDirectory()
     try lines.joined(separator: "\n").write(
       toFile: directory + "/manifest.jsonl", atomically: true, encoding: .utf8)
     return directory

@@ -1,13 +1,9 @@
 import Foundation
 import Testing
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// Issue 21 changed the record's shape (schema 2): a state database written by an older thumbify
 /// holds schema 1 records, which must still read, draw the same cards, and reach the manifest in the

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// The store-level pieces of `thumbify merge` and `crawl --baseline` (issue 23): reading a record's
 /// normalized URL from its bytes, bringing blobs across directories, taking in another state database.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyExtracting
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @Suite("Shard function", .offThePool)
 struct ShardTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
 /// The default state directory (issue 21): outside the output directory and its parent, one per
 /// output directory however it is spelled.

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Moving a state of before issue 21 (`<out>/.thumbify`) out of the served tree.
 @Suite("Moving an old state directory", .offThePool)

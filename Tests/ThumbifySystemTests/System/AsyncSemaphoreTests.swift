@@ -1,7 +1,6 @@
 import Synchronization
 import Testing
-
-@testable import ThumbifySystem
+import ThumbifySystem
 
 @Suite("Async semaphore", .timeLimit(.minutes(5)))
 struct AsyncSemaphoreTests {

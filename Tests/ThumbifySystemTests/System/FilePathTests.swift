@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
 @Suite("File paths", .offThePool)
 struct FilePathTests {

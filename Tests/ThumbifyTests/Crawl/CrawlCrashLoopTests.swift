@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Crash-loop protection with the real binary: a decoder that traps on one image (the test hook
 /// `THUMBIFY_TEST_CRASH_ON_IMAGE`) kills the first run; the rerun, with the same decoder, completes and

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyFetching
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyFetching
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 17: `--timeout` is the deadline of a whole URL's card — its page fetch and the image and
 /// icon candidates tried after it share one budget of network time.

@@ -1,11 +1,8 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyCLI
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
 
 /// The real binary's run report, exit status and pruning, on the sample site (the suite's nginx).
 extension CrawlEndToEndTests {

@@ -1,13 +1,9 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// The real `thumbify` binary crawling the sample site served by nginx on loopback.
 @Suite("Crawl end to end against nginx", .serialized)

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyStore
-@testable import ThumbifyTestSupport
 
 /// Issue 34: a page that answers 404 or 410 night after night is dropped only by an explicit option,
 /// `--drop-gone-after <duration>`, never silently; the real binary over several runs, a page switched

@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// One host, 20 pages, no robots.txt and no favicon (issue 21): the pages went out in reverse list
 /// order, and the favicon after all of them, so no page finished before the last one was fetched.

@@ -1,13 +1,12 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyImaging
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystem
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 /// The crawl with the real imaging stages (ImageDecoder, Thumbnailer, BlobStore) on the sample photos.
 @Suite("Crawl with real thumbnails")

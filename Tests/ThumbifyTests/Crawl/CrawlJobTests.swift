@@ -1,13 +1,11 @@
 import Foundation
 import Testing
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The crawl pipeline with doubles for the network, extraction and imaging: what is fetched,
 /// what is reused, what the manifest says.

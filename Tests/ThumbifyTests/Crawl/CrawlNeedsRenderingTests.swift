@@ -1,9 +1,11 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyFetchingTestSupport
+import ThumbifyRendering
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 35: a crawl without `--render` that meets an app shell recorded `ok` with no title and said
 /// nothing; now the record and the card say `needsRendering`, and the summary counts them with the

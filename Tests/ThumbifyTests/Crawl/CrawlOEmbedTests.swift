@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyFetching
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyExtracting
+import ThumbifyFetchingTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 35: a page's oEmbed endpoint is discovered and fetched through thumbify's fetcher — its
 /// SSRF guard, its queues, the URL's `--timeout` — and fills what the page lacks.

@@ -1,14 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// URLs missing from a run's list: kept by default, removed with `Pruning` within its limit, and the
 /// run report's counts (`CrawlJob.Summary.report`).

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyFetchingTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `thumbify crawl --render` (issue 22) through the real binary, with Debian's Chromium and nginx on
 /// loopback: app shells get the card their scripts build, server-rendered pages are not rendered,

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// A page that declares only an SVG icon, next to a 16 px `/favicon.ico`: the real binary on loopback
 /// nginx picks the SVG and renders it at the icon's 64 px (issue 20).

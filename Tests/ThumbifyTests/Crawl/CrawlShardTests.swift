@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `thumbify crawl --shard K/N` against a web of one address and 64 ports (issue 23): every port is
 /// crawled by the one shard its key names, each of 4 shards gets a fair share, and the shards together

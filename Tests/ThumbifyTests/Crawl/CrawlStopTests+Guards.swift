@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 34, "Stops and guards that act first": after the first signal no request leaves the
 /// process, counted at the server.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// Issue 34, "Stop means stop": a signal while the URL list is still being read — an endless device,
 /// a FIFO whose writer never closes it, a 100 MB line without a newline — stops the crawl with its

@@ -1,13 +1,9 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// SIGINT and SIGTERM sent to a real `thumbify crawl` at different moments (issue 21, "Interrupting
 /// loses work"): the crawl stops with 130/143, a valid manifest of what it finished and its state

@@ -1,10 +1,13 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyExtracting
+import ThumbifyFetchingTestSupport
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// One default variant set everywhere (issue 36, "One card everywhere"): a crawl and the library's
 /// `LinkMetadata` accessors, each with its defaults, make the same thumbnails of one page, byte for byte.

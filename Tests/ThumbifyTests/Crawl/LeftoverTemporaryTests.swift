@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 /// The served tree never keeps a temporary file (issue 21): a write killed between linking its
 /// temporary name and renaming it (`FileSystem.writeAtomically`: `thumb`'s manifest, the report)

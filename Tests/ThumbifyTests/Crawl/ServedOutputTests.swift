@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import ThumbifyFetchingTestSupport
+import ThumbifyStoreTestSupport
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// Issue 21: serving a crawl's output directory the way docs/cards.md says (nginx, Caddy) exposes no
 /// state.
@@ -49,7 +50,7 @@ extension CrawlEndToEndTests {
   /// `GET path` over HTTP/1.0: the status and the `Cache-Control` header.
   static func get(_ path: String, port: Int) async throws -> (status: Int, cacheControl: String?) {
     try await offThePool {
-      let fd = LoopbackNginx.connectLoopback(port: port)
+      let fd = connectLoopback(port: port)
       guard fd >= 0 else { throw ServerError("cannot connect to port \(port)") }
       defer { close(fd) }
       let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
+import ThumbifyFetchingTestSupport
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 /// `thumbify merge` and `crawl --baseline` (issue 23) against a web of one address and 16 ports whose
 /// pages have an image and a favicon: the merged shards are the unsharded crawl, record for record;
@@ -25,7 +26,7 @@ final class ShardMergeTests {
     let files = FileManager.default
     try files.createDirectory(atPath: www + "/p", withIntermediateDirectories: true)
     try files.createDirectory(atPath: www + "/img", withIntermediateDirectories: true)
-    let fixtures = TestPaths.repository + "/Tests/ThumbifyTestSupport/Fixtures/"
+    let fixtures = TestPaths.repository + "/Tests/ThumbifyImagingTestSupport/Fixtures/"
     try files.copyItem(atPath: fixtures + "rgba-37x23.png", toPath: www + "/img/1.png")
     try files.copyItem(atPath: fixtures + "gray4-trns.png", toPath: www + "/img/2.png")
     try files.copyItem(atPath: fixtures + "three-sizes.ico", toPath: www + "/favicon.ico")

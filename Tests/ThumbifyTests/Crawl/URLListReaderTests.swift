@@ -1,14 +1,11 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("URL list reader")
 struct URLListReaderTests {

@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifyTestSupport
 
 /// docs/cards.schema.json and the card files agree: every field written is in the schema, every
 /// required field is written, and the documented patterns hold.

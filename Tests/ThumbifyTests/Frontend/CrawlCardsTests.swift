@@ -1,13 +1,10 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 /// The crawl writes each card file as its record is saved and removes the cards of URLs no longer
 /// listed at the end of a run (with the crawl's test doubles for the network, extraction and imaging).

@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// samples/frontend in headless Chromium: it must find cards under the same keys the crawl writes.

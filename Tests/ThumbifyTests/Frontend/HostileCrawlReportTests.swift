@@ -1,13 +1,12 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyExtracting
+import ThumbifyFetchingTestSupport
+import ThumbifyImaging
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// Pages with hostile metadata, crawled by the real pipeline (CurlFetcher against nginx on

@@ -1,13 +1,9 @@
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyStore
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 extension ChromiumTests {
   /// `thumbify report` pages opened in headless Chromium (Debian's `chromium`, driven over the

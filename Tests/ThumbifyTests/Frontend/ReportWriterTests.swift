@@ -1,13 +1,11 @@
 import Foundation
 import Testing
+import ThumbifyExtracting
+import ThumbifyStore
+import ThumbifySystem
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("Report page")
 struct ReportWriterTests {

@@ -2,12 +2,12 @@ import CTurboJPEG
 import Foundation
 import Synchronization
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
 /// The pipeline end to end on colour-managed sources: the thumbnails look like the sRGB picture, and
 /// the thumbnail set says which profile the source had (docs/imaging.md, "Colour management").

@@ -2,11 +2,6 @@ import Testing
 
 @testable import Thumbify
 @testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 @Suite("The /favicon.ico fallback")
 struct FaviconURLTests {

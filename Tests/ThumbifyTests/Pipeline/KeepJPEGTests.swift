@@ -1,11 +1,11 @@
 import Foundation
 import Testing
+import Thumbify
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifySystemTestSupport
 
-@testable import Thumbify
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// A variant's `keep-jpeg=N` (``ThumbnailVariant/jpegSourceQuality``, on for the default `card2x`): a JPEG
 /// source is encoded as JPEG at quality N, every other source as the variant says; a rule by the source's

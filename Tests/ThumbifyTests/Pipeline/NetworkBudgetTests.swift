@@ -1,11 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbifyFetching
+import ThumbifyStore
+import ThumbifyStoreTestSupport
+import ThumbifySystemTestSupport
+import ThumbifyTestSupport
 
 @testable import Thumbify
-@testable import ThumbifyFetching
-@testable import ThumbifyStore
-@testable import ThumbifyTestSupport
 
 /// A fetcher that reports scripted network time, whatever time passes: `networkTimes[url]` per fetch
 /// (a fetch whose time is over its request's timeout fails `timedOut`, charged the timeout), after

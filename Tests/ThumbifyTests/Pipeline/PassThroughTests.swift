@@ -1,12 +1,12 @@
 import CTurboJPEG
 import Foundation
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifyStore
+import ThumbifySystem
+import ThumbifySystemTestSupport
 
 /// A web-ready source that already fits a variant's box is stored as it is when that is smaller than
 /// the encode (docs/imaging.md, "Pass-through").

@@ -1,14 +1,11 @@
 import CTurboJPEG
 import Foundation
 import Testing
+import Thumbify
+import ThumbifyImagingTestSupport
+import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The planar (Y′CbCr) thumbnail path: decoders, plane resize, conversions and the thumbnailer.
 @Suite("Planar path")

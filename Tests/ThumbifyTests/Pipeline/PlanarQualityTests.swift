@@ -1,13 +1,10 @@
 import Foundation
 import Testing
+import Thumbify
+import ThumbifyImagingTestSupport
+import ThumbifyStore
 
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
 @testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
 
 /// The planar path's pixels against the RGB path and the double-precision reference.
 @Suite("Planar path quality")

@@ -1,14 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-
-@testable import Thumbify
-@testable import ThumbifyExtracting
-@testable import ThumbifyFetching
-@testable import ThumbifyImaging
-@testable import ThumbifyStore
-@testable import ThumbifySystem
-@testable import ThumbifyTestSupport
+import Thumbify
+import ThumbifyImaging
+import ThumbifyImagingTestSupport
+import ThumbifyStore
 
 @Suite("Thumbnailer")
 struct ThumbnailerTests {
