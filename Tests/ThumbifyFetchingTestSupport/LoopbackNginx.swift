@@ -54,11 +54,15 @@ package final class LoopbackNginx: @unchecked Sendable {
   package let docroot: URL
   /// The test CA's certificate when serving HTTPS.
   package let caFile: String?
-  private let process = Process()
-  private let watchdogInput = Pipe()
+  private let process: Process
+  private let watchdogInput: Pipe
 
-  /// Starts nginx serving `docroot` (a fresh empty directory when nil).
-  package init(docroot: URL? = nil, options: Options = Options()) async throws {
+  /// Starts nginx serving `docroot` (a fresh empty directory when nil) on the ports `pickPorts` gives
+  /// (asked for that many; again when one was taken meanwhile).
+  package init(
+    docroot: URL? = nil, options: Options = Options(),
+    pickPorts: (Int) throws -> [Int] = LoopbackNginx.freePorts
+  ) async throws {
     prefix = FileManager.default.temporaryDirectory.appendingPathComponent(
       "thumbify-nginx-\(UUID().uuidString)")
     let fileManager = FileManager.default
@@ -67,28 +71,57 @@ package final class LoopbackNginx: @unchecked Sendable {
         at: prefix.appendingPathComponent(sub), withIntermediateDirectories: true)
     }
     self.docroot = docroot ?? prefix.appendingPathComponent("www")
-    let secure = options.https || options.http2
-    var tls = ""
-    if secure {
+    var tls: (certificate: String, key: String)?
+    if options.https || options.http2 {
       let certificates = try await TestCertificates(in: prefix)
       caFile = certificates.caFile
-      tls =
-        "ssl_certificate \(certificates.certificateFile);\n    ssl_certificate_key \(certificates.keyFile);"
+      tls = (certificates.certificateFile, certificates.keyFile)
     } else {
       caFile = nil
     }
-    port = try Self.freePort()
-    var ports = [port]
-    while ports.count <= options.extraPorts {
-      let extra = try Self.freePort()
-      if !ports.contains(extra) { ports.append(extra) }
+    // A port the kernel handed out and we released can be taken before nginx binds it: by another
+    // test's server, or as the source port of one of the suite's thousands of loopback connections.
+    // nginx then stops with EADDRINUSE, and is started again on other ports (a CI run met it once).
+    for attempt in 1... {
+      let ports = try pickPorts(1 + options.extraPorts)
+      let conf = Self.configuration(
+        prefix: prefix.path, docroot: self.docroot.path, ports: ports, tls: tls, options: options)
+      try conf.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+      let started = try await Self.start(prefix: prefix, port: ports[0])
+      switch started.outcome {
+      case .listening:
+        (port, self.ports, process, watchdogInput) = (ports[0], ports, started.process, started.watchdogInput)
+        return
+      case .addressInUse where attempt < 5:
+        continue
+      case .addressInUse(let log), .failed(let log):
+        try? fileManager.removeItem(at: prefix)
+        throw ServerError("nginx did not start: \(log)")
+      }
     }
-    self.ports = ports
+    fatalError("unreachable: the loop returns or throws")
+  }
+
+  /// `count` different ports the kernel just handed out on 127.0.0.1.
+  package static func freePorts(_ count: Int) throws -> [Int] {
+    var ports: [Int] = []
+    while ports.count < count {
+      let port = try freePort()
+      if !ports.contains(port) { ports.append(port) }
+    }
+    return ports
+  }
+
+  private static func configuration(
+    prefix p: String, docroot: String, ports: [Int], tls: (certificate: String, key: String)?,
+    options: Options
+  ) -> String {
     let listen = ports.map {
-      "listen 127.0.0.1:\($0)" + (secure ? " ssl" : "") + (options.http2 ? " http2" : "") + ";"
+      "listen 127.0.0.1:\($0)" + (tls != nil ? " ssl" : "") + (options.http2 ? " http2" : "") + ";"
     }.joined(separator: "\n      ")
-    let p = prefix.path
-    let conf = """
+    let certificates =
+      tls.map { "ssl_certificate \($0.certificate);\n    ssl_certificate_key \($0.key);" } ?? ""
+    return """
       daemon off;
       master_process off;
       worker_processes 1;
@@ -115,20 +148,54 @@ package final class LoopbackNginx: @unchecked Sendable {
         \(options.limitRate.map { "limit_rate \($0);" } ?? "")
         server {
           \(listen)
-          \(tls)
-          root \(self.docroot.path);
+          \(certificates)
+          root \(docroot);
           \(options.serverDirectives)
         }
       }
       """
-    try conf.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-    Self.underWatchdog(
-      process, ["/usr/sbin/nginx", "-p", p, "-c", "\(p)/nginx.conf", "-e", "\(p)/logs/error.log"])
+  }
+
+  private enum StartOutcome {
+    case listening
+    /// Another socket holds a port: the error log.
+    case addressInUse(String)
+    /// The error log, or that nginx did not answer.
+    case failed(String)
+  }
+
+  /// Runs `prefix/nginx.conf` under the watchdog and waits until nginx has written its pid file
+  /// (which it does once every port is bound: `port` answering alone may be another server) and
+  /// answers on `port`, or has logged why it stopped; a failed nginx is killed.
+  private static func start(prefix: URL, port: Int) async throws
+    -> (outcome: StartOutcome, process: Process, watchdogInput: Pipe)
+  {
+    let p = prefix.path
+    let errorLog = prefix.appendingPathComponent("logs/error.log")
+    let pidFile = prefix.appendingPathComponent("nginx.pid")
+    try? FileManager.default.removeItem(at: errorLog)
+    try? FileManager.default.removeItem(at: pidFile)
+    let process = Process()
+    let watchdogInput = Pipe()
+    underWatchdog(process, ["/usr/sbin/nginx", "-p", p, "-c", "\(p)/nginx.conf", "-e", errorLog.path])
     process.standardInput = watchdogInput
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    try await waitUntilListening()
+    var log = ""
+    for _ in 0..<500 {
+      if FileManager.default.fileExists(atPath: pidFile.path), canConnect(port: port) {
+        return (.listening, process, watchdogInput)
+      }
+      log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+      if log.contains("[emerg]") { break }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    try? watchdogInput.fileHandleForWriting.close()  // the watchdog kills nginx
+    if log.isEmpty { log = "no answer on port \(port) within 5 s" }
+    return (
+      log.contains("Address already in use") ? .addressInUse(log) : .failed(log), process, watchdogInput
+    )
   }
 
   deinit { stop() }
@@ -166,18 +233,6 @@ package final class LoopbackNginx: @unchecked Sendable {
   package func stop() {
     try? watchdogInput.fileHandleForWriting.close()
     try? FileManager.default.removeItem(at: prefix)
-  }
-
-  private func waitUntilListening() async throws {
-    for _ in 0..<200 {
-      guard process.isRunning else { break }
-      if Self.canConnect(port: port) { return }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    let log =
-      (try? String(contentsOf: prefix.appendingPathComponent("logs/error.log"), encoding: .utf8)) ?? ""
-    stop()
-    throw ServerError("nginx did not start: \(log)")
   }
 
   /// Makes `process` run `command` under the `sh` watchdog that SIGKILLs it once the watchdog's
