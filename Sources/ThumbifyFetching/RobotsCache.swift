@@ -61,8 +61,10 @@ package final class RobotsCache: Sendable {
   }
 
   private let userAgent: String
-  private let maxAge: Double?
-  private let maxOrigins: Int?
+  /// Seconds a verdict is used before robots.txt is fetched again; nil: for the life of the cache.
+  package let maxAge: Double?
+  /// Verdicts kept at most (the older half is forgotten past it); nil: no limit.
+  package let maxOrigins: Int?
   private let clock: @Sendable () -> Double
   private let state = Mutex(State())
 

@@ -12,6 +12,10 @@ package struct CrawlStages: Sendable {
   /// The fetcher, counting the bytes it receives (`fetcher` is this one).
   package var counting: CountingFetcher
   package var robots: CrawlJob.PersistentCache?
+  /// The fetcher's settings as these stages run it (transfers and host skips set for the work).
+  package let fetcherConfiguration: FetcherConfiguration
+  /// The fetcher's robots.txt cache (bounded when long-running).
+  package let robotsCache: RobotsCache
   /// `nil` when the configuration does not render.
   package var renderer: ChromiumRenderer?
   private let stopStages: @Sendable () -> Void
@@ -44,6 +48,8 @@ package struct CrawlStages: Sendable {
     } catch {
       throw .fetch(error)
     }
+    self.fetcherConfiguration = fetcherConfiguration
+    self.robotsCache = fetcher.robots
     counting = CountingFetcher(fetcher)
     self.fetcher = counting
     extractor = MetadataExtractor(iconTargetSize: configuration.iconVariants.map(\.box.width).max() ?? 64)
