@@ -71,7 +71,7 @@ let package = Package(
     .executableTarget(name: "thumbify", dependencies: ["ThumbifyCLI"]),
     .executableTarget(
       name: "ThumbifyBenchmarks",
-      dependencies: ["Thumbify"],
+      dependencies: ["Thumbify", "CLCMS2"],
       path: "Benchmarks/ThumbifyBenchmarks"
     ),
     // Tests mirror the layers (docs/architecture.md, "Tests"): one test target per library target, and

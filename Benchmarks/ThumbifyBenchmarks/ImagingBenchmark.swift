@@ -182,12 +182,18 @@ enum ImagingBenchmark {
     var totals: [String: (sum: Double, count: Int, mismatched: Int)] = [:]
     var perKind: [String: [String: (sum: Double, count: Int)]] = [:]
     var psnr: [String: [Double]] = [:]
+    var exactTotals: [String: (sum: Double, count: Int)] = [:]
     for file in files {
       let bytes = try FileSystem.readFile(file, limit: 64 << 20)
       let source = try decoder.decode(bytes, options: full)
       let geometry = ThumbnailGeometry(
         source: source.originalSize, box: configuration.box, fit: configuration.fit)
       let reference = ReferenceResampler().resize(source.buffer, geometry: geometry)
+      // A tagged RGB JPEG's second reference, converted in double precision (ExactColourReference).
+      let exactReference = try ExactColourReference.split(bytes).flatMap { split in
+        ExactColourReference.convert(
+          try decoder.decode(split.jpeg, options: full).buffer, from: split.profile)
+      }.map { ReferenceResampler().resize($0, geometry: geometry) }
       let stem = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
       let thumbifyBytes = try thumbifyOutput(bytes, configuration, headroom: headroom)
       let outputs: [(String, [UInt8]?)] = [
@@ -212,6 +218,10 @@ enum ImagingBenchmark {
         psnr[tool, default: [0, 0, 0]] = zip(psnr[tool, default: [0, 0, 0]], channels).map {
           $0 + $1 / Double(files.count)
         }
+        if let exactReference, let exact = StructuralSimilarity.ssim(decoded.buffer, exactReference) {
+          exactTotals[tool, default: (0, 0)].sum += exact
+          exactTotals[tool, default: (0, 0)].count += 1
+        }
         totals[tool, default: (0, 0, 0)].sum += ssim
         totals[tool, default: (0, 0, 0)].count += 1
         perKind[kind(of: file), default: [:]][tool, default: (0, 0)].sum += ssim
@@ -225,6 +235,15 @@ enum ImagingBenchmark {
       return "\(tool) \(String(format: "%.4f", mean))\(skipped)"
     }
     print("SSIM vs double-precision Lanczos3 (mean over \(files.count)): " + line.joined(separator: "   "))
+    if !exactTotals.isEmpty {
+      let exact = ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
+        let total = exactTotals[tool] ?? (0, 0)
+        return "\(tool) " + String(format: "%.5f", total.count > 0 ? total.sum / Double(total.count) : 0)
+      }
+      print(
+        "SSIM vs the reference converted in double precision (ExactColourReference; the same reference "
+          + "above: \(totalsLine(totals, digits: 5))): " + exact.joined(separator: "   "))
+    }
     print(
       "per-channel PSNR (dB, R/G/B, mean): "
         + ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
@@ -237,6 +256,17 @@ enum ImagingBenchmark {
       }
       print("  \(kind): " + values.joined(separator: "   "))
     }
+  }
+
+  /// Each tool's mean SSIM in `totals` with `digits` decimals.
+  private static func totalsLine(_ totals: [String: (sum: Double, count: Int, mismatched: Int)], digits: Int)
+    -> String
+  {
+    ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
+      let total = totals[tool] ?? (0, 0, 0)
+      return "\(tool) "
+        + String(format: "%.\(digits)f", total.count > 0 ? total.sum / Double(total.count) : 0)
+    }.joined(separator: "   ")
   }
 
   /// Per-channel PSNR (dB) of `image` against `reference` (RGB or RGBA, same size; alpha ignored).
