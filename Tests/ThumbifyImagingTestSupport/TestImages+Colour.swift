@@ -70,62 +70,49 @@ extension TestImages {
   /// A CMYK press-like profile (input class, Lab PCS, a 9⁴ CLUT): ink darkens more than the
   /// profile-free formula says, as dot gain does on paper (``cmykModel(_:)``).
   package static func cmykProfile() -> [UInt8] {
-    let profile = cmsCreateProfilePlaceholder(nil)!
-    defer { cmsCloseProfile(profile) }
-    cmsSetProfileVersion(profile, 4.3)
-    cmsSetDeviceClass(profile, cmsSigInputClass)
-    cmsSetColorSpace(profile, cmsSigCmykData)
-    cmsSetPCS(profile, cmsSigLabData)
-    let pipeline = cmsPipelineAlloc(nil, 4, 3)!
-    defer { cmsPipelineFree(pipeline) }
-    let clut = cmsStageAllocCLut16bit(nil, 9, 4, 3, nil)!
-    cmsStageSampleCLut16bit(
-      clut,
-      { input, output, _ in
-        let ink = (0..<4).map { Double(input![$0]) / 65535 }
-        let rgb = TestImages.cmykModel(ink)
-        var lab = TestImages.lab(fromSRGB: rgb)
-        cmsFloat2LabEncoded(output, &lab)
-        return 1
-      }, nil, 0)
-    // lutAtoBType needs "B" curves around the CLUT (and takes "A" curves): identities.
-    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 4, nil))
-    cmsPipelineInsertStage(pipeline, cmsAT_END, clut)
-    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
-    cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
-    var d50 = cmsD50_XYZ().pointee
-    cmsWriteTag(profile, cmsSigMediaWhitePointTag, &d50)
-    setDescription(profile, "Thumbify test press CMYK")
-    return save(profile)
+    clutProfile(space: cmsSigCmykData, channels: 4, description: "Thumbify test press CMYK") {
+      input, output, _ in
+      let ink = (0..<4).map { Double(input![$0]) / 65535 }
+      var lab = TestImages.lab(fromSRGB: TestImages.cmykModel(ink))
+      cmsFloat2LabEncoded(output, &lab)
+      return 1
+    }
   }
 
   /// An RGB input profile made of a CLUT (9³ grid, Lab PCS, no matrix or TRC tags) whose colours are
   /// sRGB's darkened by a 1.3 power: a profile a matrix/TRC shortcut must not be used for.
   package static func rgbCLUTProfile() -> [UInt8] {
+    clutProfile(space: cmsSigRgbData, channels: 3, description: "Thumbify test RGB CLUT") {
+      input, output, _ in
+      let rgb = (0..<3).map { pow(Double(input![$0]) / 65535, 1.3) }
+      var lab = TestImages.lab(fromSRGB: rgb)
+      cmsFloat2LabEncoded(output, &lab)
+      return 1
+    }
+  }
+
+  /// An input profile (v4.3, Lab PCS) of `channels` samples in `space` whose AToB0 is a 9-point CLUT
+  /// filled by `sampler` (input samples → encoded Lab), between identity curves, as lutAtoBType needs.
+  private static func clutProfile(
+    space: cmsColorSpaceSignature, channels: UInt32, description: String, sampler: cmsSAMPLER16
+  ) -> [UInt8] {
     let profile = cmsCreateProfilePlaceholder(nil)!
     defer { cmsCloseProfile(profile) }
     cmsSetProfileVersion(profile, 4.3)
     cmsSetDeviceClass(profile, cmsSigInputClass)
-    cmsSetColorSpace(profile, cmsSigRgbData)
+    cmsSetColorSpace(profile, space)
     cmsSetPCS(profile, cmsSigLabData)
-    let pipeline = cmsPipelineAlloc(nil, 3, 3)!
+    let pipeline = cmsPipelineAlloc(nil, channels, 3)!
     defer { cmsPipelineFree(pipeline) }
-    let clut = cmsStageAllocCLut16bit(nil, 9, 3, 3, nil)!
-    cmsStageSampleCLut16bit(
-      clut,
-      { input, output, _ in
-        let rgb = (0..<3).map { pow(Double(input![$0]) / 65535, 1.3) }
-        var lab = TestImages.lab(fromSRGB: rgb)
-        cmsFloat2LabEncoded(output, &lab)
-        return 1
-      }, nil, 0)
-    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+    let clut = cmsStageAllocCLut16bit(nil, 9, channels, 3, nil)!
+    cmsStageSampleCLut16bit(clut, sampler, nil, 0)
+    cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, channels, nil))
     cmsPipelineInsertStage(pipeline, cmsAT_END, clut)
     cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
     cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
     var d50 = cmsD50_XYZ().pointee
     cmsWriteTag(profile, cmsSigMediaWhitePointTag, &d50)
-    setDescription(profile, "Thumbify test RGB CLUT")
+    setDescription(profile, description)
     return save(profile)
   }
 
