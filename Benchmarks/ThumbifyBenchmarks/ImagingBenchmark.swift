@@ -236,13 +236,10 @@ enum ImagingBenchmark {
     }
     print("SSIM vs double-precision Lanczos3 (mean over \(files.count)): " + line.joined(separator: "   "))
     if !exactTotals.isEmpty {
-      let exact = ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
-        let total = exactTotals[tool] ?? (0, 0)
-        return "\(tool) " + String(format: "%.5f", total.count > 0 ? total.sum / Double(total.count) : 0)
-      }
+      let sameReference = means(totals.mapValues { ($0.sum, $0.count) }, digits: 5)
       print(
         "SSIM vs the reference converted in double precision (ExactColourReference; the same reference "
-          + "above: \(totalsLine(totals, digits: 5))): " + exact.joined(separator: "   "))
+          + "above: \(sameReference)): " + means(exactTotals, digits: 5))
     }
     print(
       "per-channel PSNR (dB, R/G/B, mean): "
@@ -250,20 +247,14 @@ enum ImagingBenchmark {
           "\(tool) " + (psnr[tool] ?? []).map { String(format: "%.2f", $0) }.joined(separator: "/")
         }.joined(separator: "   "))
     for kind in perKind.keys.sorted() {
-      let values = ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
-        let total = perKind[kind]?[tool] ?? (0, 0)
-        return "\(tool) " + String(format: "%.4f", total.count > 0 ? total.sum / Double(total.count) : 0)
-      }
-      print("  \(kind): " + values.joined(separator: "   "))
+      print("  \(kind): " + means(perKind[kind] ?? [:], digits: 4))
     }
   }
 
-  /// Each tool's mean SSIM in `totals` with `digits` decimals.
-  private static func totalsLine(_ totals: [String: (sum: Double, count: Int, mismatched: Int)], digits: Int)
-    -> String
-  {
+  /// Each tool's mean (`sum / count`, 0 without a value) with `digits` decimals: "thumbify 0.9793   …".
+  private static func means(_ sums: [String: (sum: Double, count: Int)], digits: Int) -> String {
     ["thumbify", "vipsthumbnail", "Pillow"].map { tool in
-      let total = totals[tool] ?? (0, 0, 0)
+      let total = sums[tool] ?? (0, 0)
       return "\(tool) "
         + String(format: "%.\(digits)f", total.count > 0 ? total.sum / Double(total.count) : 0)
     }.joined(separator: "   ")
