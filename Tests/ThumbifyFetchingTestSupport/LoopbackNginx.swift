@@ -82,7 +82,8 @@ package final class LoopbackNginx: @unchecked Sendable {
     // A port the kernel handed out and we released can be taken before nginx binds it: by another
     // test's server, or as the source port of one of the suite's thousands of loopback connections.
     // nginx then stops with EADDRINUSE, and is started again on other ports (a CI run met it once).
-    for attempt in 1... {
+    var log = ""
+    for _ in 0..<5 {
       let ports = try pickPorts(1 + options.extraPorts)
       let conf = Self.configuration(
         prefix: prefix.path, docroot: self.docroot.path, ports: ports, tls: tls, options: options)
@@ -92,14 +93,16 @@ package final class LoopbackNginx: @unchecked Sendable {
       case .listening:
         (port, self.ports, process, watchdogInput) = (ports[0], ports, started.process, started.watchdogInput)
         return
-      case .addressInUse where attempt < 5:
+      case .addressInUse(let text):
+        log = text
         continue
-      case .addressInUse(let log), .failed(let log):
-        try? fileManager.removeItem(at: prefix)
-        throw ServerError("nginx did not start: \(log)")
+      case .failed(let text):
+        log = text
       }
+      break
     }
-    fatalError("unreachable: the loop returns or throws")
+    try? fileManager.removeItem(at: prefix)
+    throw ServerError("nginx did not start: \(log)")
   }
 
   /// `count` different ports the kernel just handed out on 127.0.0.1.
