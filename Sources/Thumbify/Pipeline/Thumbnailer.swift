@@ -83,7 +83,12 @@ package struct Thumbnailer: Sendable {
         return try thumbnails(
           of: planes.image, originalSize: planes.originalSize, profile: planes.profile, source: source,
           passThrough: passThrough, variants: variants, encodings: encodings,
-          resize: { resampler.resize(planes, geometry: $0, chromaFactor: (2, 2)) },
+          // WebP takes limited range: the resize maps to it, rounding once (docs/imaging.md, "One rounding").
+          resize: { geometry, encoding in
+            resampler.resize(
+              planes, geometry: geometry, chromaFactor: (2, 2),
+              range: encoding.format == .webp ? .limited : nil)
+          },
           placeholder: { Placeholder(planes: $0) },
           encode: { (image, options) throws(ImageError) in try planarEncoder.encode(image, options: options) }
         )
@@ -98,7 +103,7 @@ package struct Thumbnailer: Sendable {
     return try thumbnails(
       of: decoded.buffer, originalSize: decoded.originalSize, profile: decoded.profile, source: source,
       passThrough: passThrough, variants: variants, encodings: encodings,
-      resize: { resampler.resize(decoded, geometry: $0) },
+      resize: { geometry, _ in resampler.resize(decoded, geometry: geometry) },
       placeholder: { Placeholder(image: $0) },
       encode: { (pixels, options) throws(ImageError) in try encoder.encode(pixels, options: options) })
   }
@@ -108,7 +113,7 @@ package struct Thumbnailer: Sendable {
   private func thumbnails<Pixels>(
     of decoded: Pixels, originalSize: Size, profile: SourceProfile?, source: String,
     passThrough: PassThroughSource?, variants: [ThumbnailVariant], encodings: [EncodeOptions],
-    resize: (ThumbnailGeometry) -> Pixels, placeholder: (Pixels) -> Placeholder,
+    resize: (ThumbnailGeometry, EncodeOptions) -> Pixels, placeholder: (Pixels) -> Placeholder,
     encode: (Pixels, EncodeOptions) throws(ImageError) -> [UInt8]
   ) throws(ThumbnailError) -> ThumbnailSet {
     var shown: Placeholder?
@@ -120,12 +125,12 @@ package struct Thumbnailer: Sendable {
         source: originalSize, box: variant.box, fit: variant.fit, allowsUpscaling: variant.allowsUpscaling)
       let passable = variant.passesThrough ? passThrough?.fitting(geometry, originalSize: originalSize) : nil
       if let passable, let lastEncode, passable.isClearlySmaller(than: lastEncode, pixels: geometry.output) {
-        if shown == nil { shown = placeholder(resize(geometry)) }
+        if shown == nil { shown = placeholder(resize(geometry, encoding)) }
         thumbnails.append(
           try stored(passable.bytes, format: passable.format, variant: variant, geometry: geometry))
         continue
       }
-      let pixels = resize(geometry)
+      let pixels = resize(geometry, encoding)
       if shown == nil { shown = placeholder(pixels) }
       let encoded: [UInt8]
       do {

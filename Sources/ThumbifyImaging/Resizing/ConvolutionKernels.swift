@@ -13,6 +13,7 @@ enum ConvolutionKernels {
     let outputStride = outputWidth * channels
     let sourceStride = source.bytesPerRow
     let pairs = tapPairs(coefficients)
+    let transfer = OutputTransfer(coefficients)
     var pixels: [UInt8] = []
     // A window reads 4 bytes per pixel and, for an odd tap count, one pixel past
     // its end (weight zero): the last source row gets a padded copy.
@@ -33,7 +34,7 @@ enum ConvolutionKernels {
                   row == source.height - 1 ? padded.baseAddress! : sourceBase + row * sourceStride
                 horizontalRow(
                   sourceRow, output.baseAddress! + index * outputStride, starts, pairs,
-                  pairsPerSample: pairs.count / max(1, outputWidth), channels: channels)
+                  pairsPerSample: pairs.count / max(1, outputWidth), channels: channels, transfer: transfer)
               }
             }
           }
@@ -64,10 +65,10 @@ enum ConvolutionKernels {
   private static func horizontalRow(
     _ sourceRow: UnsafePointer<UInt8>, _ outputRow: UnsafeMutablePointer<UInt8>,
     _ starts: UnsafeBufferPointer<Int>, _ pairs: UnsafeBufferPointer<SIMD2<Int16>>, pairsPerSample: Int,
-    channels: Int
+    channels: Int, transfer: OutputTransfer
   ) {
     for x in 0..<starts.count {
-      var sum = SIMD4<Int32>(repeating: rounding)
+      var sum = SIMD4<Int32>(repeating: transfer.bias)
       var pointer = UnsafeRawPointer(sourceRow + starts[x] * channels)
       let weights = pairs.baseAddress! + x * pairsPerSample
       for j in 0..<pairsPerSample {
@@ -82,7 +83,9 @@ enum ConvolutionKernels {
       }
       sum &>>= SIMD4<Int32>(repeating: ResampleCoefficients.precisionBits)
       let value = SIMD4<UInt8>(
-        truncatingIfNeeded: sum.clamped(lowerBound: .zero, upperBound: SIMD4<Int32>(repeating: 255)))
+        truncatingIfNeeded: sum.clamped(
+          lowerBound: SIMD4(repeating: transfer.lower),
+          upperBound: SIMD4(repeating: transfer.lower &+ transfer.span)))
       let output = outputRow + x * channels
       output[0] = value[0]
       output[1] = value[1]
@@ -122,6 +125,7 @@ enum ConvolutionKernels {
       return [UInt8](repeating: 0, count: outputStride * outputHeight)
     }
     var pixels: [UInt8] = []
+    let transfer = OutputTransfer(coefficients)
     var pairWeights = [SIMD8<Int16>](repeating: .zero, count: pairCount)
     samples.withUnsafeBufferPointer { sourceBuffer in
       let source = sourceBuffer.baseAddress! + columns.lowerBound
@@ -142,7 +146,9 @@ enum ConvolutionKernels {
               )
             }
           }
-          verticalRow(rows, pairWeights, output.baseAddress! + y * outputStride, count: outputStride)
+          verticalRow(
+            rows, pairWeights, output.baseAddress! + y * outputStride, count: outputStride, transfer: transfer
+          )
         }
       }
     }
@@ -151,17 +157,15 @@ enum ConvolutionKernels {
 
   private static func verticalRow(
     _ rows: [UnsafePointer<UInt8>], _ pairWeights: [SIMD8<Int16>], _ outputRow: UnsafeMutablePointer<UInt8>,
-    count: Int
+    count: Int, transfer: OutputTransfer
   ) {
+    // The bias is added by `transfer`, so the sums start at zero.
     rows.withUnsafeBufferPointer { rows in
       pairWeights.withUnsafeBufferPointer { pairWeights in
         var i = 0
         // Sixteen samples per step (one 16-byte load per row, four `pmaddwd`), then eight, then one.
         while i + 16 <= count {
-          var sums = (
-            SIMD4<Int32>(repeating: rounding), SIMD4<Int32>(repeating: rounding),
-            SIMD4<Int32>(repeating: rounding), SIMD4<Int32>(repeating: rounding)
-          )
+          var sums = (SIMD4<Int32>.zero, SIMD4<Int32>.zero, SIMD4<Int32>.zero, SIMD4<Int32>.zero)
           for j in 0..<pairWeights.count {
             let a = UnsafeRawPointer(rows[2 &* j] + i).loadUnaligned(as: SIMD16<UInt8>.self)
             let b = UnsafeRawPointer(rows[2 &* j &+ 1] + i).loadUnaligned(as: SIMD16<UInt8>.self)
@@ -174,14 +178,14 @@ enum ConvolutionKernels {
           // Clamped as two halves: SIMD16<Int32>'s `clamped` is an out-of-line generic call.
           UnsafeMutableRawPointer(outputRow + i).storeBytes(
             of: SIMD16(
-              lowHalf: clampedBytes(SIMD8(lowHalf: sums.0, highHalf: sums.1)),
-              highHalf: clampedBytes(SIMD8(lowHalf: sums.2, highHalf: sums.3))),
+              lowHalf: transfer.samples(SIMD8(lowHalf: sums.0, highHalf: sums.1)),
+              highHalf: transfer.samples(SIMD8(lowHalf: sums.2, highHalf: sums.3))),
             as: SIMD16<UInt8>.self)
           i += 16
         }
         while i + 8 <= count {
-          var low = SIMD4<Int32>(repeating: rounding)
-          var high = SIMD4<Int32>(repeating: rounding)
+          var low = SIMD4<Int32>.zero
+          var high = SIMD4<Int32>.zero
           for j in 0..<pairWeights.count {
             let first = UnsafeRawPointer(rows[2 * j] + i).loadUnaligned(as: SIMD8<UInt8>.self)
             let second = UnsafeRawPointer(rows[2 * j + 1] + i).loadUnaligned(as: SIMD8<UInt8>.self)
@@ -194,26 +198,17 @@ enum ConvolutionKernels {
               weight)
           }
           UnsafeMutableRawPointer(outputRow + i).storeBytes(
-            of: clampedBytes(SIMD8(lowHalf: low, highHalf: high)), as: SIMD8<UInt8>.self)
+            of: transfer.samples(SIMD8(lowHalf: low, highHalf: high)), as: SIMD8<UInt8>.self)
           i += 8
         }
         while i < count {
-          var sum = rounding
+          var sum: Int32 = 0
           for k in 0..<rows.count { sum &+= Int32(rows[k][i]) &* Int32(pairWeights[k / 2][k % 2]) }
-          outputRow[i] = UInt8(
-            truncatingIfNeeded: min(max(sum &>> ResampleCoefficients.precisionBits, 0), 255))
+          outputRow[i] = transfer.sample(sum)
           i += 1
         }
       }
     }
-  }
-
-  /// Eight fixed-point sums as bytes: shifted down, clamped to 0…255.
-  @inline(__always)
-  private static func clampedBytes(_ sums: SIMD8<Int32>) -> SIMD8<UInt8> {
-    SIMD8<UInt8>(
-      truncatingIfNeeded: (sums &>> ResampleCoefficients.precisionBits).clamped(
-        lowerBound: .zero, upperBound: SIMD8(repeating: 255)))
   }
 
   /// A kernel's output of `count` samples, every one written by `body`, with no zero-fill first

@@ -20,6 +20,7 @@ enum PlaneKernels {
     for x in 0..<outputWidth {
       for k in 0..<taps { weights[x * padded + k] = coefficients.weights[x * taps + k] }
     }
+    let output = OutputTransfer(coefficients)
     var lastRow = [UInt8](repeating: 0, count: width + 8)
     var samples: [UInt8] = []
     source.samples.withUnsafeBufferPointer { sourceBuffer in
@@ -30,17 +31,17 @@ enum PlaneKernels {
       lastRow.withUnsafeBufferPointer { lastRow in
         weights.withUnsafeBufferPointer { weights in
           coefficients.starts.withUnsafeBufferPointer { starts in
-            samples = ConvolutionKernels.writtenOutput(count: outputWidth * rows.count) { output in
+            samples = ConvolutionKernels.writtenOutput(count: outputWidth * rows.count) { buffer in
               for (index, row) in rows.enumerated() {
                 let sourceRow = row == source.height - 1 ? lastRow.baseAddress! : sourceBase + row * width
-                let outputRow = output.baseAddress! + index * outputWidth
+                let outputRow = buffer.baseAddress! + index * outputWidth
                 let weights = weights.baseAddress!
                 // A constant step count lets the optimizer unroll `dot` (2 steps for a 2× Lanczos3).
                 switch steps {
-                case 1: Self.row(sourceRow, outputRow, starts, weights, steps: 1)
-                case 2: Self.row(sourceRow, outputRow, starts, weights, steps: 2)
-                case 3: Self.row(sourceRow, outputRow, starts, weights, steps: 3)
-                default: Self.row(sourceRow, outputRow, starts, weights, steps: steps)
+                case 1: Self.row(sourceRow, outputRow, starts, weights, steps: 1, output: output)
+                case 2: Self.row(sourceRow, outputRow, starts, weights, steps: 2, output: output)
+                case 3: Self.row(sourceRow, outputRow, starts, weights, steps: 3, output: output)
+                default: Self.row(sourceRow, outputRow, starts, weights, steps: steps, output: output)
                 }
               }
             }
@@ -55,7 +56,7 @@ enum PlaneKernels {
   @inline(__always)
   private static func row(
     _ sourceRow: UnsafePointer<UInt8>, _ outputRow: UnsafeMutablePointer<UInt8>,
-    _ starts: UnsafeBufferPointer<Int>, _ weights: UnsafePointer<Int16>, steps: Int
+    _ starts: UnsafeBufferPointer<Int>, _ weights: UnsafePointer<Int16>, steps: Int, output: OutputTransfer
   ) {
     let outputWidth = starts.count
     let padded = steps * 8
@@ -70,18 +71,12 @@ enum PlaneKernels {
       let high =
         SIMD4(third[0], fourth[0], third[2], fourth[2]) &+ SIMD4(third[1], fourth[1], third[3], fourth[3])
       let sums = SIMD4(low[0], low[1], high[0], high[1]) &+ SIMD4(low[2], low[3], high[2], high[3])
-      // Clamped with sign masks: `clamped(lowerBound:upperBound:)` on SIMD4<Int32> stayed two
-      // out-of-line `pointwiseMin`/`pointwiseMax` calls per four samples, and compare-and-select
-      // made `row` too big to inline, losing the constant step counts (objdump, perf).
-      var values = (sums &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits
-      values &= ~(values &>> 31)  // negative → 0
-      values |= (255 &- values) &>> 31  // above 255 → all ones, whose low byte is 255
-      UnsafeMutableRawPointer(outputRow + x).storeBytes(
-        of: SIMD4<UInt8>(truncatingIfNeeded: values), as: SIMD4<UInt8>.self)
+      UnsafeMutableRawPointer(outputRow + x).storeBytes(of: output.samples(sums), as: SIMD4<UInt8>.self)
       x += 4
     }
     while x < outputWidth {
-      outputRow[x] = clamp(dot(sourceRow + starts[x], weights + x * padded, steps: steps).wrappedSum())
+      outputRow[x] = output.sample(
+        dot(sourceRow + starts[x], weights + x * padded, steps: steps).wrappedSum())
       x += 1
     }
   }
@@ -109,6 +104,7 @@ enum PlaneKernels {
   ) -> SamplePlane {
     let outputWidth = coefficients.starts.count
     let taps = coefficients.taps
+    let output = OutputTransfer(coefficients)
     var samples = [UInt8](repeating: 0, count: outputWidth * rows.count)
     for (index, row) in rows.enumerated() {
       for x in 0..<outputWidth {
@@ -118,16 +114,10 @@ enum PlaneKernels {
             Int32(source.samples[row * source.width + coefficients.starts[x] + k])
             * Int32(coefficients.weights[x * taps + k])
         }
-        samples[index * outputWidth + x] = clamp(sum)
+        samples[index * outputWidth + x] = output.sample(sum)
       }
     }
     return SamplePlane(width: outputWidth, height: rows.count, samples: samples)
-  }
-
-  @inline(__always)
-  private static func clamp(_ sum: Int32) -> UInt8 {
-    let value = (sum &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits
-    return UInt8(truncatingIfNeeded: min(max(value, 0), 255))
   }
 
   /// Convolves columns `columns`; `source` row 0 is source row `rowOffset` of the coefficients' axis.
@@ -138,5 +128,45 @@ enum PlaneKernels {
       source.samples, stride: source.width, columns: columns, height: source.height, rowOffset: rowOffset,
       coefficients: coefficients)
     return SamplePlane(width: columns.count, height: coefficients.starts.count, samples: samples)
+  }
+}
+
+/// A pass's last step: a fixed-point sum plus the coefficients' bias, shifted down and clamped to their bounds.
+struct OutputTransfer {
+  var bias: Int32
+  var lower: Int32
+  /// `upper − lower`.
+  var span: Int32
+
+  init(_ coefficients: ResampleCoefficients) {
+    bias = coefficients.bias
+    lower = coefficients.bounds.lowerBound
+    span = coefficients.bounds.upperBound - coefficients.bounds.lowerBound
+  }
+
+  @inline(__always)
+  func sample(_ sum: Int32) -> UInt8 {
+    let value = (sum &+ bias) &>> ResampleCoefficients.precisionBits
+    return UInt8(truncatingIfNeeded: min(max(value, lower), lower &+ span))
+  }
+
+  /// Four sums, clamped with sign masks: `clamped(lowerBound:upperBound:)` on SIMD4<Int32> stayed two
+  /// out-of-line `pointwiseMin`/`pointwiseMax` calls per four samples, and compare-and-select made
+  /// `PlaneKernels.row` too big to inline, losing the constant step counts (objdump, perf).
+  @inline(__always)
+  func samples(_ sums: SIMD4<Int32>) -> SIMD4<UInt8> {
+    var values = ((sums &+ bias) &>> ResampleCoefficients.precisionBits) &- lower
+    values &= ~(values &>> 31)  // below the bounds → 0
+    let over = values &- span
+    values &-= over & ~(over &>> 31)  // above → span
+    return SIMD4<UInt8>(truncatingIfNeeded: values &+ lower)
+  }
+
+  /// Eight sums, clamped (the vertical kernels).
+  @inline(__always)
+  func samples(_ sums: SIMD8<Int32>) -> SIMD8<UInt8> {
+    SIMD8<UInt8>(
+      truncatingIfNeeded: ((sums &+ bias) &>> ResampleCoefficients.precisionBits).clamped(
+        lowerBound: SIMD8(repeating: lower), upperBound: SIMD8(repeating: lower &+ span)))
   }
 }

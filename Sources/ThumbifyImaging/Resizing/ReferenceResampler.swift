@@ -61,6 +61,33 @@ package struct ReferenceResampler: Sendable {
     return PixelBuffer(width: outputWidth, height: geometry.output.height, channels: channels, pixels: output)
   }
 
+  /// One plane's thumbnail at full support in double precision, neither rounded nor clamped: what the
+  /// fixed-point plane resize approximates (tests measure its rounding against it).
+  package func unroundedSamples(_ plane: SamplePlane, geometry: ThumbnailGeometry) -> [Double] {
+    let columns = weights(
+      length: plane.width, offset: geometry.region.x, span: geometry.region.width,
+      count: geometry.output.width)
+    let rows = weights(
+      length: plane.height, offset: geometry.region.y, span: geometry.region.height,
+      count: geometry.output.height)
+    let width = geometry.output.width
+    var horizontal = [Double](repeating: 0, count: width * plane.height)
+    for y in 0..<plane.height {
+      for (x, taps) in columns.enumerated() {
+        for (index, weight) in taps {
+          horizontal[y * width + x] += weight * Double(plane.samples[y * plane.width + index])
+        }
+      }
+    }
+    var output = [Double](repeating: 0, count: width * geometry.output.height)
+    for (y, taps) in rows.enumerated() {
+      for x in 0..<width {
+        for (index, weight) in taps { output[y * width + x] += weight * horizontal[index * width + x] }
+      }
+    }
+    return output
+  }
+
   /// For each output sample, the (source index, normalised weight) pairs of the filter at full support.
   private func weights(length: Int, offset: Double, span: Double, count: Int) -> [[(Int, Double)]] {
     let scale = span / Double(count)

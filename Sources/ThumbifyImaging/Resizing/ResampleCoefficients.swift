@@ -1,5 +1,49 @@
 import ThumbifySystem
 
+/// An affine map of 8-bit samples a resize pass applies to its output (``ResampleCoefficients/mapped(by:)``).
+struct SampleMapping: Sendable {
+  var scale: Double
+  var offset: Double
+  var bounds: ClosedRange<Int32>
+
+  /// The weights' total and the bias (in 1.14 fixed point, the rounding included) the last pass uses.
+  ///
+  /// The total nearest `scale` with the bias for which every flat sample 0…255 maps to its rounded
+  /// definition (`offset + scale · v`, rounded), where one exists: rounding `scale` and `offset`
+  /// separately to 14 bits flips samples that lie near a half level (chroma 165 → 160 for 161).
+  let fixedPoint: (total: Int32, bias: Int32)
+
+  init(scale: Double, offset: Double, bounds: ClosedRange<Int32>) {
+    self.scale = scale
+    self.offset = offset
+    self.bounds = bounds
+    let one = Double(ResampleCoefficients.one)
+    let nearest = Int32((one * scale).rounded())
+    var fixedPoint = (total: nearest, bias: Int32((one * offset).rounded()) + ConvolutionKernels.rounding)
+    search: for total in [nearest, nearest - 1, nearest + 1, nearest - 2, nearest + 2] {
+      // Each value v asks for a bias with R·2¹⁴ ≤ v·total + bias < (R + 1)·2¹⁴, R the rounded definition.
+      var lowest = Int32.min
+      var highest = Int32.max
+      for value in Int32(0)...255 {
+        let rounded = Int32((offset + scale * Double(value)).rounded())
+        lowest = max(lowest, rounded << ResampleCoefficients.precisionBits - value * total)
+        highest = min(highest, (rounded + 1) << ResampleCoefficients.precisionBits - value * total - 1)
+      }
+      if lowest <= highest {
+        fixedPoint = (total, lowest + (highest - lowest) / 2)
+        break search
+      }
+    }
+    self.fixedPoint = fixedPoint
+  }
+
+  /// Full-range luma to limited ("studio") range: 16 + Y·219/255, in 16…235.
+  static let limitedLuma = SampleMapping(scale: 219.0 / 255, offset: 16, bounds: 16...235)
+  /// Full-range chroma to limited range: 128 + (C − 128)·224/255, in 16…240.
+  static let limitedChroma = SampleMapping(
+    scale: 224.0 / 255, offset: 128 - 128 * 224.0 / 255, bounds: 16...240)
+}
+
 /// The fixed-point weights for resampling one axis, computed once per resize.
 ///
 /// Output sample `i` is `Σ weights[i * taps + k] * source[starts[i] + k]` for
@@ -17,6 +61,10 @@ struct ResampleCoefficients: Sendable {
   var weights: [Int16]
   /// Weights per output sample.
   var taps: Int
+  /// Added to each sum before the shift: the rounding, plus an offset when ``mapped(by:)``.
+  var bias = ConvolutionKernels.rounding
+  /// The range output samples are clamped to: 0…255, or the mapping's bounds when ``mapped(by:)``.
+  var bounds: ClosedRange<Int32> = 0...255
 
   /// The coefficients `init` computes, from a process-wide cache of recent axes.
   ///
@@ -56,6 +104,30 @@ struct ResampleCoefficients: Sendable {
     var shifted = self
     shifted.starts = starts.map { $0 + offset }
     return shifted
+  }
+
+  /// The same windows writing `mapping.offset + mapping.scale · sample`, clamped to `mapping.bounds`:
+  /// the pass rounds once where resizing and then mapping the 8-bit result would round twice.
+  ///
+  /// Each window's weights are scaled and made to sum to the mapping's ``SampleMapping/fixedPoint``
+  /// total exactly (as ``init`` makes them sum to one), so a flat area maps as the mapping says.
+  func mapped(by mapping: SampleMapping) -> ResampleCoefficients {
+    var mapped = self
+    let total = mapping.fixedPoint.total
+    for i in 0..<starts.count {
+      let window = i * taps..<(i + 1) * taps
+      var sum: Int32 = 0
+      var largest = window.lowerBound
+      for k in window {
+        mapped.weights[k] = Int16(clamping: Int32((Double(weights[k]) * mapping.scale).rounded()))
+        sum += Int32(mapped.weights[k])
+        if abs(weights[k]) > abs(weights[largest]) { largest = k }
+      }
+      mapped.weights[largest] = Int16(clamping: Int32(mapped.weights[largest]) + total - sum)
+    }
+    mapped.bias = mapping.fixedPoint.bias
+    mapped.bounds = mapping.bounds
+    return mapped
   }
 
   /// At most ~64 axes of a few tens of KB each.

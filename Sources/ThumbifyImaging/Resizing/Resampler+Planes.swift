@@ -7,16 +7,20 @@
 extension Resampler {
   /// Makes the planar thumbnail `geometry` describes from (possibly shrunk-on-load) decoded planes.
   ///
-  /// - Parameter chromaFactor: the chroma subsampling of the result ((2, 2) for WebP, (1, 1) for RGB output).
-  package func resize(_ decoded: DecodedPlanes, geometry: ThumbnailGeometry, chromaFactor: (x: Int, y: Int))
-    -> YCbCrImage
-  {
+  /// - Parameters:
+  ///   - chromaFactor: the chroma subsampling of the result ((2, 2) for WebP, (1, 1) for RGB output).
+  ///   - range: the result's range; a full-range decode resized to limited range (WebP's) is mapped by
+  ///     the resize's last pass, rounding once.
+  package func resize(
+    _ decoded: DecodedPlanes, geometry: ThumbnailGeometry, chromaFactor: (x: Int, y: Int),
+    range: YCbCrImage.Range? = nil
+  ) -> YCbCrImage {
     let image = decoded.image
     let factorX = decoded.exactScale ?? Double(image.width) / Double(max(1, decoded.originalSize.width))
     let factorY = decoded.exactScale ?? Double(image.height) / Double(max(1, decoded.originalSize.height))
     return resize(
       image, to: geometry.output, region: geometry.region.scaled(by: factorX, factorY),
-      chromaFactor: chromaFactor)
+      chromaFactor: chromaFactor, range: range)
   }
 
   /// Resamples `region` of `image` (in luma pixels) to `output` luma pixels and chroma subsampled by `chromaFactor`.
@@ -24,10 +28,16 @@ extension Resampler {
   /// Chroma sample *j* of the result is centred on output luma position
   /// `chromaFactor.x · (j + ½)`, the JPEG/VP8 (centred) siting, mapped onto the
   /// source chroma plane through its own subsampling.
+  ///
+  /// A full-range image asked for in limited `range` is mapped by each plane's last pass (16 + Y·219/255,
+  /// 128 + (C − 128)·224/255): one rounding where resizing and then ``YCbCrImage/limitedRange()`` round
+  /// twice, which costs luma precision the encoder keeps (docs/imaging.md, "One rounding"). A
+  /// limited-range image is not mapped back to full range (the result keeps `image.range`).
   package func resize(
     _ image: YCbCrImage, to output: Size, region: ThumbnailGeometry.Region? = nil,
-    chromaFactor: (x: Int, y: Int)
+    chromaFactor: (x: Int, y: Int), range: YCbCrImage.Range? = nil
   ) -> YCbCrImage {
+    let mapsToLimited = image.range == .full && range == .limited
     let region =
       region ?? ThumbnailGeometry.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
     let target = (x: max(1, chromaFactor.x), y: max(1, chromaFactor.y))
@@ -40,16 +50,21 @@ extension Resampler {
       height: Double(chromaOutput.height) * Double(target.y) / source.y
         * (region.height / Double(max(1, output.height))))
     return YCbCrImage(
-      luma: resize(image.luma, to: output, region: region),
-      cb: resize(image.cb, to: chromaOutput, region: chromaRegion),
-      cr: resize(image.cr, to: chromaOutput, region: chromaRegion),
-      range: image.range, chromaFactor: target)
+      luma: resize(image.luma, to: output, region: region, mapping: mapsToLimited ? .limitedLuma : nil),
+      cb: resize(
+        image.cb, to: chromaOutput, region: chromaRegion, mapping: mapsToLimited ? .limitedChroma : nil),
+      cr: resize(
+        image.cr, to: chromaOutput, region: chromaRegion, mapping: mapsToLimited ? .limitedChroma : nil),
+      range: mapsToLimited ? .limited : image.range, chromaFactor: target)
   }
 
-  /// Resamples `region` of one plane to `output` samples (box pre-shrink, then the filter).
-  func resize(_ plane: SamplePlane, to output: Size, region: ThumbnailGeometry.Region) -> SamplePlane {
+  /// Resamples `region` of one plane to `output` samples (box pre-shrink, then the filter), its
+  /// samples written through `mapping` if given.
+  func resize(
+    _ plane: SamplePlane, to output: Size, region: ThumbnailGeometry.Region, mapping: SampleMapping? = nil
+  ) -> SamplePlane {
     guard plane.width > 0, plane.height > 0, output.width > 0, output.height > 0 else { return plane }
-    return shrinkAndConvolve(plane, to: output, region: region)
+    return shrinkAndConvolve(plane, to: output, region: region, mapping: mapping)
   }
 }
 

@@ -53,7 +53,7 @@ package struct Resampler: Sendable {
 
   /// The box pre-shrink (when the reduction is at least 2 × `preShrinkGap`), then ``convolve(_:to:region:)``.
   func shrinkAndConvolve<Image: SeparablyResamplable>(
-    _ source: Image, to output: Size, region: ThumbnailGeometry.Region
+    _ source: Image, to output: Size, region: ThumbnailGeometry.Region, mapping: SampleMapping? = nil
   ) -> Image {
     var working = source
     var region = region
@@ -68,14 +68,17 @@ package struct Resampler: Sendable {
         region.height = min(region.height, Double(working.height) - region.y)
       }
     }
-    return convolve(working, to: output, region: region)
+    return convolve(working, to: output, region: region, mapping: mapping)
   }
 
   /// The separable resize of `region` of `source` to `output`: one pass per axis, over only the
   /// source rows and columns the other pass reads, in the cheaper order; a pass whose axis is
   /// unchanged is skipped. One plan for RGB(A) buffers and Y′CbCr planes.
+  ///
+  /// The last pass writes its samples through `mapping` when given (rounding once; an unchanged size
+  /// still takes one pass for it).
   func convolve<Image: SeparablyResamplable>(
-    _ source: Image, to output: Size, region: ThumbnailGeometry.Region
+    _ source: Image, to output: Size, region: ThumbnailGeometry.Region, mapping: SampleMapping? = nil
   )
     -> Image
   {
@@ -83,17 +86,20 @@ package struct Resampler: Sendable {
       output.width == source.width && region.x == 0 && region.width == Double(source.width)
     let isIdentityY =
       output.height == source.height && region.y == 0 && region.height == Double(source.height)
-    if isIdentityX && isIdentityY { return source }
+    if isIdentityX && isIdentityY && mapping == nil { return source }
+    func last(_ coefficients: ResampleCoefficients) -> ResampleCoefficients {
+      mapping.map { coefficients.mapped(by: $0) } ?? coefficients
+    }
     let vertical = ResampleCoefficients.cached(
       sourceLength: source.height, offset: region.y, span: region.height, outputLength: output.height,
       filter: filter)
     if isIdentityX {
-      return source.verticalPass(rowOffset: 0, columns: 0..<source.width, coefficients: vertical)
+      return source.verticalPass(rowOffset: 0, columns: 0..<source.width, coefficients: last(vertical))
     }
     let horizontal = ResampleCoefficients.cached(
       sourceLength: source.width, offset: region.x, span: region.width, outputLength: output.width,
       filter: filter)
-    if isIdentityY { return source.horizontalPass(rows: 0..<source.height, coefficients: horizontal) }
+    if isIdentityY { return source.horizontalPass(rows: 0..<source.height, coefficients: last(horizontal)) }
     let rows = vertical.sourceRange(length: source.height)
     let columns = horizontal.sourceRange(length: source.width)
     // Each order's multiply-adds, in vertical-pass units: the horizontal kernels cost more per tap.
@@ -104,11 +110,12 @@ package struct Resampler: Sendable {
     if verticalFirst < horizontalFirst {
       // The vertical pass keeps columns `columns`, so the horizontal windows move left by their start.
       return source.verticalPass(rowOffset: 0, columns: columns, coefficients: vertical)
-        .horizontalPass(rows: 0..<output.height, coefficients: horizontal.shifted(by: -columns.lowerBound))
+        .horizontalPass(
+          rows: 0..<output.height, coefficients: last(horizontal.shifted(by: -columns.lowerBound)))
     }
     // The horizontal pass holds rows `rows`.
     return source.horizontalPass(rows: rows, coefficients: horizontal)
-      .verticalPass(rowOffset: rows.lowerBound, columns: 0..<output.width, coefficients: vertical)
+      .verticalPass(rowOffset: rows.lowerBound, columns: 0..<output.width, coefficients: last(vertical))
   }
 
 }
