@@ -60,11 +60,19 @@ static void upsample_row(const uint8_t *plane, int32_t width, int32_t chroma_wid
       for (int32_t x = 0; x < width; x++) out[x] = (uint8_t)((3 * near[x] + far[x] + bias) >> 2);
       return;
     }
-    for (int32_t i = 0; i < chroma_width; i++) scratch[i] = 3 * near[i] + far[i];
-    for (int32_t x = 0; x < width; x++) {
-      int32_t i = x >> 1;
-      int32_t side = (x & 1) ? clamp_index(i + 1, chroma_width - 1) : (i > 0 ? i - 1 : 0);
-      out[x] = (uint8_t)((3 * scratch[i] + scratch[side] + ((x & 1) ? 7 : 8)) >> 4);
+    // The column sums in 16 bits with the edge sample repeated on both sides, so the loop below has no
+    // branch and the compiler vectorises it (each pair of output pixels from three neighbouring sums).
+    uint16_t *sums = (uint16_t *)(void *)scratch + 1;
+    for (int32_t i = 0; i < chroma_width; i++) sums[i] = (uint16_t)(3 * near[i] + far[i]);
+    sums[-1] = sums[0];
+    sums[chroma_width] = sums[chroma_width - 1];
+    for (int32_t i = 0; i < width / 2; i++) {
+      out[2 * i] = (uint8_t)((3 * sums[i] + sums[i - 1] + 8) >> 4);
+      out[2 * i + 1] = (uint8_t)((3 * sums[i] + sums[i + 1] + 7) >> 4);
+    }
+    if (width & 1) {
+      int32_t i = width / 2;
+      out[width - 1] = (uint8_t)((3 * sums[i] + sums[i - 1] + 8) >> 4);
     }
     return;
   }

@@ -128,7 +128,7 @@ struct MatrixShaperConversion: Sendable {
   }
 
   /// The upsampling the planar decode uses (docs/imaging.md, "Tagged JPEGs on the planar path").
-  static let planarUpsampling = ChromaUpsampling.nearest
+  static let planarUpsampling = ChromaUpsampling.triangle
 
   /// `image` (opaque Y′CbCr of the profile's RGB) in sRGB, as full-range 4:2:0 planes: each pixel's
   /// chroma (`upsampling`), to RGB, converted, Y′ per pixel and each 2×2 block's Cb and Cr from the mean
