@@ -232,7 +232,7 @@ enum ImagingBenchmark {
       let total = totals[tool] ?? (0, 0, 0)
       let mean = total.count > 0 ? total.sum / Double(total.count) : 0
       let skipped = total.mismatched > 0 ? " (\(total.mismatched) skipped: size differs/undecodable)" : ""
-      return "\(tool) \(String(format: "%.4f", mean))\(skipped)"
+      return "\(tool) \(String(format: "%.5f", mean))\(skipped)"
     }
     print("SSIM vs double-precision Lanczos3 (mean over \(files.count)): " + line.joined(separator: "   "))
     if !exactTotals.isEmpty {
