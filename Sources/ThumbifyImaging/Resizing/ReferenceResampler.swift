@@ -14,12 +14,7 @@ package struct ReferenceResampler: Sendable {
   /// The thumbnail `geometry` describes, computed from `image` at full source resolution.
   package func resize(_ image: PixelBuffer, geometry: ThumbnailGeometry) -> PixelBuffer {
     let channels = image.channels
-    let columns = weights(
-      length: image.width, offset: geometry.region.x, span: geometry.region.width,
-      count: geometry.output.width)
-    let rows = weights(
-      length: image.height, offset: geometry.region.y, span: geometry.region.height,
-      count: geometry.output.height)
+    let (columns, rows) = axes(width: image.width, height: image.height, geometry: geometry)
     var source = [Double](repeating: 0, count: image.pixels.count)
     for pixel in 0..<(image.width * image.height) {
       let alpha = channels == 4 ? Double(image.pixels[pixel * 4 + 3]) / 255 : 1
@@ -64,12 +59,7 @@ package struct ReferenceResampler: Sendable {
   /// One plane's thumbnail at full support in double precision, neither rounded nor clamped: what the
   /// fixed-point plane resize approximates (tests measure its rounding against it).
   package func unroundedSamples(_ plane: SamplePlane, geometry: ThumbnailGeometry) -> [Double] {
-    let columns = weights(
-      length: plane.width, offset: geometry.region.x, span: geometry.region.width,
-      count: geometry.output.width)
-    let rows = weights(
-      length: plane.height, offset: geometry.region.y, span: geometry.region.height,
-      count: geometry.output.height)
+    let (columns, rows) = axes(width: plane.width, height: plane.height, geometry: geometry)
     let width = geometry.output.width
     var horizontal = [Double](repeating: 0, count: width * plane.height)
     for y in 0..<plane.height {
@@ -86,6 +76,17 @@ package struct ReferenceResampler: Sendable {
       }
     }
     return output
+  }
+
+  /// The horizontal and vertical ``weights(length:offset:span:count:)`` of a `width` × `height` source.
+  private func axes(width: Int, height: Int, geometry: ThumbnailGeometry)
+    -> (columns: [[(Int, Double)]], rows: [[(Int, Double)]])
+  {
+    let columns = weights(
+      length: width, offset: geometry.region.x, span: geometry.region.width, count: geometry.output.width)
+    let rows = weights(
+      length: height, offset: geometry.region.y, span: geometry.region.height, count: geometry.output.height)
+    return (columns, rows)
   }
 
   /// For each output sample, the (source index, normalised weight) pairs of the filter at full support.
