@@ -231,3 +231,44 @@ enum ConvolutionKernels {
     return product.evenHalf &+ product.oddHalf
   }
 }
+
+/// A pass's last step, shared by the RGB and plane kernels: a fixed-point sum plus the coefficients'
+/// bias, shifted down and clamped to their bounds.
+struct OutputTransfer {
+  var bias: Int32
+  var lower: Int32
+  /// `upper − lower`.
+  var span: Int32
+
+  init(_ coefficients: ResampleCoefficients) {
+    bias = coefficients.bias
+    lower = coefficients.bounds.lowerBound
+    span = coefficients.bounds.upperBound - coefficients.bounds.lowerBound
+  }
+
+  @inline(__always)
+  func sample(_ sum: Int32) -> UInt8 {
+    let value = (sum &+ bias) &>> ResampleCoefficients.precisionBits
+    return UInt8(truncatingIfNeeded: min(max(value, lower), lower &+ span))
+  }
+
+  /// Four sums, clamped with sign masks: `clamped(lowerBound:upperBound:)` on SIMD4<Int32> stayed two
+  /// out-of-line `pointwiseMin`/`pointwiseMax` calls per four samples, and compare-and-select made
+  /// `PlaneKernels.row` too big to inline, losing the constant step counts (objdump, perf).
+  @inline(__always)
+  func samples(_ sums: SIMD4<Int32>) -> SIMD4<UInt8> {
+    var values = ((sums &+ bias) &>> ResampleCoefficients.precisionBits) &- lower
+    values &= ~(values &>> 31)  // below the bounds → 0
+    let over = values &- span
+    values &-= over & ~(over &>> 31)  // above → span
+    return SIMD4<UInt8>(truncatingIfNeeded: values &+ lower)
+  }
+
+  /// Eight sums, clamped (the vertical kernels).
+  @inline(__always)
+  func samples(_ sums: SIMD8<Int32>) -> SIMD8<UInt8> {
+    SIMD8<UInt8>(
+      truncatingIfNeeded: ((sums &+ bias) &>> ResampleCoefficients.precisionBits).clamped(
+        lowerBound: SIMD8(repeating: lower), upperBound: SIMD8(repeating: lower &+ span)))
+  }
+}

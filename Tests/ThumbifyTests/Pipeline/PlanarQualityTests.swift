@@ -91,6 +91,10 @@ struct PlanarQualityTests {
     var planarPSNR = [0.0, 0.0, 0.0]
     var rgbPSNR = [0.0, 0.0, 0.0]
     let qualities = [75, 80, 85]
+    func pixels(_ set: ThumbnailSet) throws -> PixelBuffer {
+      let data = try #require(FileManager.default.contents(atPath: root + "/" + set.variants[0].path))
+      return try ImageDecoder().decode([UInt8](data), options: DecodeOptions()).buffer
+    }
     for quality in qualities {
       let variant = ThumbnailVariant(
         name: "t\(quality)", box: target, fit: fit, format: .webp, quality: quality)
@@ -98,10 +102,6 @@ struct PlanarQualityTests {
         .thumbnails(of: bytes, source: name, variants: [variant])
       let rgb = try Thumbnailer(decoder: ImageDecoder(), store: BlobStore(root: root), usesPlanarPath: false)
         .thumbnails(of: bytes, source: name, variants: [variant])
-      func pixels(_ set: ThumbnailSet) throws -> PixelBuffer {
-        let data = try #require(FileManager.default.contents(atPath: root + "/" + set.variants[0].path))
-        return try ImageDecoder().decode([UInt8](data), options: DecodeOptions()).buffer
-      }
       let (planarThumbnail, rgbThumbnail) = (try pixels(planar), try pixels(rgb))
       planarSSIM +=
         try #require(StructuralSimilarity.ssim(planarThumbnail, reference)) / Double(qualities.count)
