@@ -320,6 +320,15 @@ static void convert_row(const thumbify_matrix_shaper *conversion, const chroma_t
   }
 }
 
+/// One row of Y′ in sixteenths of a level (0…4080), from the converted R, G, B: a plain loop the
+/// compiler vectorises; the same values at every instruction set.
+static void luma_sixteenths_row(uint8_t *const rgb[3], int32_t width, int16_t *out) {
+  const uint8_t *r = rgb[0], *g = rgb[1], *b = rgb[2];
+  for (int32_t x = 0; x < width; x++) {
+    out[x] = (int16_t)((4899 * r[x] + 9617 * g[x] + 1868 * b[x] + 512) >> 10);
+  }
+}
+
 /// One row of Cb and Cr from two converted rows: each 2×2 block's mean, as `YCbCrImage(fullRange:)`.
 static void chroma_row(const uint8_t *const top[3], const uint8_t *const bottom[3], int32_t width, int isa,
                        uint8_t *out_cb, uint8_t *out_cr) {
@@ -383,7 +392,7 @@ int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint
                             const uint8_t *cr, int32_t width, int32_t height, int32_t chroma_width,
                             int32_t chroma_height, int32_t factor_x, int32_t factor_y,
                             thumbify_chroma_upsampling upsampling, int32_t widest_isa, uint8_t *out_y,
-                            uint8_t *out_cb, uint8_t *out_cr) {
+                            int16_t *out_y_sixteenths, uint8_t *out_cb, uint8_t *out_cr) {
   if (width <= 0 || height <= 0 || factor_x < 1 || factor_x > 2 || factor_y < 1 || factor_y > 2) return 0;
   if (chroma_width != (width + factor_x - 1) / factor_x || chroma_height != (height + factor_y - 1) / factor_y)
     return 0;
@@ -421,6 +430,7 @@ int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint
       convert_row(conversion, &terms, isa, y + (size_t)row * w, cb_rows[half], cr_rows[half],
                   paired ? cb + chroma_row_start : NULL, paired ? cr + chroma_row_start : NULL, width,
                   out_y + (size_t)row * w, rgb_rows[half][0], rgb_rows[half][1], rgb_rows[half][2]);
+      if (out_y_sixteenths) luma_sixteenths_row(rgb_rows[half], width, out_y_sixteenths + (size_t)row * w);
     }
     const uint8_t *const top[3] = {rgb_rows[0][0], rgb_rows[0][1], rgb_rows[0][2]};
     const uint8_t *const bottom[3] = {rgb_rows[rows - 1][0], rgb_rows[rows - 1][1], rgb_rows[rows - 1][2]};

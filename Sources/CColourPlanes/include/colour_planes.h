@@ -32,6 +32,10 @@ typedef enum {
 /// by `factor_x`, `factor_y`, rounded up), all tightly packed. `out_y` takes `width` × `height` samples,
 /// `out_cb` and `out_cr` ⌈width / 2⌉ × ⌈height / 2⌉ each.
 ///
+/// `out_y_sixteenths`, when not NULL, takes `width` × `height` samples more: each pixel's Y′ in sixteenths
+/// of a level (0…4080, from the converted R, G, B as `out_y` is), from which the plane resize starts with
+/// four more bits than `out_y` keeps (docs/imaging.md).
+///
 /// `widest_isa` is the widest instruction set it may use: 0 portable C, 1 SSE2 (x86-64's baseline), 2 AVX2
 /// where the CPU has it (checked at run time; production passes 2). Every level gives the same bytes.
 ///
@@ -41,6 +45,6 @@ int thumbify_convert_planes(const thumbify_matrix_shaper *conversion, const uint
                             const uint8_t *cr, int32_t width, int32_t height, int32_t chroma_width,
                             int32_t chroma_height, int32_t factor_x, int32_t factor_y,
                             thumbify_chroma_upsampling upsampling, int32_t widest_isa, uint8_t *out_y,
-                            uint8_t *out_cb, uint8_t *out_cr);
+                            int16_t *out_y_sixteenths, uint8_t *out_cb, uint8_t *out_cr);
 
 #endif

@@ -135,7 +135,8 @@ struct MatrixShaperConversion: Sendable {
   /// of its converted pixels.
   ///
   /// One pass over 2×2 blocks in C (`thumbify_convert_planes`, SSE2 on x86-64) for full-range planes with
-  /// chroma factors of 1 or 2; otherwise (4:1:1, limited range) three passes in Swift, with nearest
+  /// chroma factors of 1 or 2, which also keeps Y′'s sixteenths (``YCbCrImage/lumaSixteenths``) for the
+  /// plane resize; otherwise (4:1:1, limited range) three passes in Swift, with nearest
   /// chroma: ``YCbCrImage/rgb()``, ``apply(_:count:channels:)``, ``YCbCrImage/init(fullRange:)``.
   ///
   /// - Parameter widestInstructionSet: for tests, the widest the C code may use: 0 portable C, 1 SSE2,
@@ -169,41 +170,49 @@ struct MatrixShaperConversion: Sendable {
     var isConverted = false
     var cb = [UInt8]()
     var cr = [UInt8]()
+    var sixteenths = [Int16]()
     let luma = [UInt8](unsafeUninitializedCapacity: width * height) { luma, lumaCount in
-      cb = [UInt8](unsafeUninitializedCapacity: chroma.width * chroma.height) { cb, cbCount in
-        cr = [UInt8](unsafeUninitializedCapacity: chroma.width * chroma.height) { cr, crCount in
-          linear.withUnsafeBufferPointer { linear in
-            Self.encodeTable.withUnsafeBufferPointer { encode in
-              image.luma.samples.withUnsafeBufferPointer { y in
-                image.cb.samples.withUnsafeBufferPointer { sourceCb in
-                  image.cr.samples.withUnsafeBufferPointer { sourceCr in
-                    tables.linear = linear.baseAddress
-                    tables.encode = encode.baseAddress
-                    isConverted =
-                      thumbify_convert_planes(
-                        &tables, y.baseAddress, sourceCb.baseAddress, sourceCr.baseAddress, Int32(width),
-                        Int32(height), Int32(image.cb.width), Int32(image.cb.height),
-                        Int32(image.chromaFactor.x),
-                        Int32(image.chromaFactor.y),
-                        upsampling == .triangle ? THUMBIFY_CHROMA_TRIANGLE : THUMBIFY_CHROMA_NEAREST,
-                        Int32(widestInstructionSet), luma.baseAddress, cb.baseAddress, cr.baseAddress) == 1
+      sixteenths = [Int16](unsafeUninitializedCapacity: width * height) { sixteenths, sixteenthsCount in
+        cb = [UInt8](unsafeUninitializedCapacity: chroma.width * chroma.height) { cb, cbCount in
+          cr = [UInt8](unsafeUninitializedCapacity: chroma.width * chroma.height) { cr, crCount in
+            linear.withUnsafeBufferPointer { linear in
+              Self.encodeTable.withUnsafeBufferPointer { encode in
+                image.luma.samples.withUnsafeBufferPointer { y in
+                  image.cb.samples.withUnsafeBufferPointer { sourceCb in
+                    image.cr.samples.withUnsafeBufferPointer { sourceCr in
+                      tables.linear = linear.baseAddress
+                      tables.encode = encode.baseAddress
+                      isConverted =
+                        thumbify_convert_planes(
+                          &tables, y.baseAddress, sourceCb.baseAddress, sourceCr.baseAddress, Int32(width),
+                          Int32(height), Int32(image.cb.width), Int32(image.cb.height),
+                          Int32(image.chromaFactor.x),
+                          Int32(image.chromaFactor.y),
+                          upsampling == .triangle ? THUMBIFY_CHROMA_TRIANGLE : THUMBIFY_CHROMA_NEAREST,
+                          Int32(widestInstructionSet), luma.baseAddress,
+                          sixteenths.baseAddress,
+                          cb.baseAddress, cr.baseAddress) == 1
+                    }
                   }
                 }
               }
             }
+            crCount = isConverted ? cr.count : 0
           }
-          crCount = isConverted ? cr.count : 0
+          cbCount = isConverted ? cb.count : 0
         }
-        cbCount = isConverted ? cb.count : 0
+        sixteenthsCount = isConverted ? sixteenths.count : 0
       }
       lumaCount = isConverted ? luma.count : 0
     }
     guard isConverted else { return nil }
-    return YCbCrImage(
+    var planes = YCbCrImage(
       luma: SamplePlane(width: width, height: height, samples: luma),
       cb: SamplePlane(width: chroma.width, height: chroma.height, samples: cb),
       cr: SamplePlane(width: chroma.width, height: chroma.height, samples: cr),
       range: .full, chromaFactor: (2, 2))
+    planes.lumaSixteenths = WidePlane(width: width, height: height, samples: sixteenths)
+    return planes
   }
 
   /// Whether ``apply(_:count:channels:)`` is within one level of `transform` on a 17³ RGB grid.

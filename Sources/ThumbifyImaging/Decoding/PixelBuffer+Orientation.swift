@@ -12,9 +12,9 @@ extension PixelBuffer {
   }
 
   /// `w`×`h` pixels of `c` interleaved samples turned upright (the upright size is `orientation.upright`).
-  static func orientedSamples(
-    _ pixels: [UInt8], width w: Int, height h: Int, channels c: Int, _ orientation: ExifOrientation
-  ) -> [UInt8] {
+  static func orientedSamples<Sample>(
+    _ pixels: [Sample], width w: Int, height h: Int, channels c: Int, _ orientation: ExifOrientation
+  ) -> [Sample] {
     let upright = orientation.upright(Size(width: w, height: h))
     let (ow, oh) = (upright.width, upright.height)
     // For the upright pixel (x, y), the stored pixel is at start + x * dx + y * dy (in pixels).
@@ -29,13 +29,13 @@ extension PixelBuffer {
     case .rightMirrored: (start, dx, dy) = (w * h - 1, -w, -1)
     case .left: (start, dx, dy) = (w - 1, w, -1)
     }
-    return [UInt8](unsafeUninitializedCapacity: ow * oh * c) { out, initialized in
+    return [Sample](unsafeUninitializedCapacity: ow * oh * c) { out, initialized in
       pixels.withUnsafeBufferPointer { source in
         var o = 0
         for y in 0..<oh {
           var s = (start + y * dy) * c
           for _ in 0..<ow {
-            for k in 0..<c { out[o + k] = source[s + k] }
+            for k in 0..<c { out.initializeElement(at: o + k, to: source[s + k]) }
             o += c
             s += dx * c
           }

@@ -9,9 +9,11 @@ extension YCbCrImage {
   package func oriented(_ orientation: ExifOrientation) -> YCbCrImage {
     guard orientation != .up else { return self }
     let factor = orientation.swapsDimensions ? (x: chromaFactor.y, y: chromaFactor.x) : chromaFactor
-    return YCbCrImage(
+    var upright = YCbCrImage(
       luma: luma.oriented(orientation), cb: cb.oriented(orientation), cr: cr.oriented(orientation),
       range: range, chromaFactor: factor)
+    upright.lumaSixteenths = lumaSixteenths?.oriented(orientation)
+    return upright
   }
 }
 
@@ -21,6 +23,17 @@ extension SamplePlane {
     guard orientation != .up else { return self }
     let upright = orientation.upright(Size(width: width, height: height))
     return SamplePlane(
+      width: upright.width, height: upright.height,
+      samples: PixelBuffer.orientedSamples(samples, width: width, height: height, channels: 1, orientation))
+  }
+}
+
+extension WidePlane {
+  /// The plane turned upright for an image stored with `orientation`.
+  func oriented(_ orientation: ExifOrientation) -> WidePlane {
+    guard orientation != .up else { return self }
+    let upright = orientation.upright(Size(width: width, height: height))
+    return WidePlane(
       width: upright.width, height: upright.height,
       samples: PixelBuffer.orientedSamples(samples, width: width, height: height, channels: 1, orientation))
   }

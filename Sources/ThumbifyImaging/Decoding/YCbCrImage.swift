@@ -37,6 +37,10 @@ package struct YCbCrImage: Sendable, Equatable {
   }
 
   package var luma: SamplePlane
+  /// Luma in sixteenths of a level, where the planes were computed with more than 8 bits (a converted
+  /// tagged JPEG, ``MatrixShaperConversion``): the plane resize starts from it and rounds once
+  /// (``WidePlane``); everything else reads `luma`, its 8-bit rounding.
+  var lumaSixteenths: WidePlane?
   package var cb: SamplePlane
   package var cr: SamplePlane
   package var range: Range
@@ -57,7 +61,8 @@ package struct YCbCrImage: Sendable, Equatable {
   package var height: Int { luma.height }
 
   package static func == (lhs: YCbCrImage, rhs: YCbCrImage) -> Bool {
-    lhs.luma == rhs.luma && lhs.cb == rhs.cb && lhs.cr == rhs.cr && lhs.range == rhs.range
+    lhs.luma == rhs.luma && lhs.lumaSixteenths == rhs.lumaSixteenths && lhs.cb == rhs.cb && lhs.cr == rhs.cr
+      && lhs.range == rhs.range
       && lhs.chromaFactor == rhs.chromaFactor
   }
 

@@ -214,8 +214,10 @@ enum ConvolutionKernels {
   /// A kernel's output of `count` samples, every one written by `body`, with no zero-fill first
   /// (`Array(repeating:)`'s `memset` was ~0.6 % of a card's CPU time). Only for loops that write
   /// their whole output: the samples are uninitialised until `body` writes them.
-  static func writtenOutput(count: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+  static func writtenOutput<Sample>(count: Int, _ body: (UnsafeMutableBufferPointer<Sample>) -> Void)
+    -> [Sample]
+  {
+    [Sample](unsafeUninitializedCapacity: count) { buffer, initialized in
       body(buffer)
       initialized = count
     }

@@ -49,8 +49,12 @@ extension Resampler {
         * (region.width / Double(max(1, output.width))),
       height: Double(chromaOutput.height) * Double(target.y) / source.y
         * (region.height / Double(max(1, output.height))))
+    let lumaMapping = mapsToLimited ? SampleMapping.limitedLuma : nil
+    let luma =
+      image.lumaSixteenths.map { resize($0, to: output, region: region, mapping: lumaMapping) }
+      ?? resize(image.luma, to: output, region: region, mapping: lumaMapping)
     return YCbCrImage(
-      luma: resize(image.luma, to: output, region: region, mapping: mapsToLimited ? .limitedLuma : nil),
+      luma: luma,
       cb: resize(
         image.cb, to: chromaOutput, region: chromaRegion, mapping: mapsToLimited ? .limitedChroma : nil),
       cr: resize(
@@ -65,6 +69,17 @@ extension Resampler {
   ) -> SamplePlane {
     guard plane.width > 0, plane.height > 0, output.width > 0, output.height > 0 else { return plane }
     return shrinkAndConvolve(plane, to: output, region: region, mapping: mapping)
+  }
+
+  /// Resamples `region` of a plane in sixteenths (box pre-shrink, then the filter in sixteenths), then
+  /// rounds it to 8 bits once, through `mapping` if given.
+  func resize(
+    _ plane: WidePlane, to output: Size, region: ThumbnailGeometry.Region, mapping: SampleMapping? = nil
+  ) -> SamplePlane {
+    guard plane.width > 0, plane.height > 0, output.width > 0, output.height > 0 else {
+      return plane.narrowed(mapping: nil)  // nothing to resize: what the 8-bit plane's resize returns
+    }
+    return shrinkAndConvolve(plane, to: output, region: region).narrowed(mapping: mapping)
   }
 }
 

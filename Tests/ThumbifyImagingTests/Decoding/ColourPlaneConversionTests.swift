@@ -117,6 +117,16 @@ struct ColourPlaneConversionTests {
     return YCbCrImage(fullRange: rgb)
   }
 
+  /// Y′ in sixteenths of a level of converted RGB pixels, rounded.
+  static func sixteenths(_ rgb: PixelBuffer) -> [Int16] {
+    (0..<(rgb.width * rgb.height)).map { pixel in
+      let (r, g, b) = (
+        Int(rgb.pixels[3 * pixel]), Int(rgb.pixels[3 * pixel + 1]), Int(rgb.pixels[3 * pixel + 2])
+      )
+      return Int16((4899 * r + 9617 * g + 1868 * b + 512) >> 10)
+    }
+  }
+
   @Test(arguments: cases.indices)
   func theOnePassIsTheStepsOneAtATime(index: Int) throws {
     let (width, height, factor) = Self.cases[index]
@@ -133,7 +143,11 @@ struct ColourPlaneConversionTests {
           conversion.tables.apply(to: image, upsampling: upsampling, widestInstructionSet: $0)
         }
         let upsampled = upsampling == .triangle ? Self.triangleUpsampled(image) : image
-        let swift = Self.stepByStep(upsampled) { conversion.tables.apply($0, count: $1, channels: 3) }
+        var converted = upsampled.rgb()
+        converted.pixels.withUnsafeMutableBufferPointer {
+          conversion.tables.apply($0.baseAddress!, count: converted.width * converted.height, channels: 3)
+        }
+        let swift = YCbCrImage(fullRange: converted)
         let littleCMS = Self.stepByStep(upsampled) { pixels, count in
           conversion.transform.apply(from: UnsafeRawPointer(pixels), to: pixels, count: count)
         }
@@ -143,6 +157,10 @@ struct ColourPlaneConversionTests {
         #expect(fused.chromaFactor == (2, 2), "\(label)")
         #expect(Self.largestDifference(fused, swift) == 0, "\(label)")
         #expect(narrower.allSatisfy { Self.largestDifference($0, fused) == 0 }, "\(label): SSE2 or C differs")
+        // and Y′ to a sixteenth of a level: the converted pixels' own
+        #expect(fused.lumaSixteenths?.samples == Self.sixteenths(converted), "\(label)")
+        #expect(
+          narrower.allSatisfy { $0.lumaSixteenths == fused.lumaSixteenths }, "\(label): SSE2 or C differs")
         #expect(Self.largestDifference(fused, littleCMS) <= 1, "\(label)")
         #expect(
           Self.largestDifference(fused, image) > 8 || width * height < 16, "\(label): nothing converted")
