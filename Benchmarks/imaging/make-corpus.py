@@ -2,7 +2,7 @@
 """Builds the imaging benchmark corpus from real photos in Debian packages.
 
 Usage: make-corpus.py <output-dir>
-       make-corpus.py --colour <output-dir>
+       make-corpus.py --colour <output-dir> [--crops N]
 
 Sources: the photographs of `mate-backgrounds` (/usr/share/backgrounds/mate/nature,
 GPL-2+). Each photo is written in one of the shapes og:images really take:
@@ -14,7 +14,10 @@ With --colour, the colour-managed corpus instead (`thumbify-benchmarks imaging -
 photo of the folder (12) as a 1200x630 baseline JPEG untagged (sRGB), converted into Adobe RGB
 (1998), ProPhoto (ROMM) RGB and CMYK (relative colorimetric) and tagged with that profile, and as
 an untagged 1200x630 AVIF (avifenc, libaom speed 6, quantizer 20-24, 4:2:0). Profiles: ghostscript's
-`a98.icc`, `rommrgb.icc` and `default_cmyk.icc` (Debian's libgs-common).
+`a98.icc`, `rommrgb.icc` and `default_cmyk.icc` (Debian's libgs-common). With --crops N, also N
+1200x630 windows of each photo at its own resolution, spread over it (`<photo>crop<k>-…`), untagged
+and in the two RGB spaces only: more cards a kind, for SSIM differences the twelve photos cannot
+resolve (docs/imaging.md, "Sixteenths of luma").
 """
 import os
 import subprocess
@@ -67,9 +70,33 @@ def colour_corpus(out):
     print(f"colour corpus: {len(os.listdir(out))} images in {out}")
 
 
+def colour_crops(out, count):
+    """`count` 1200x630 windows of each photo at its own resolution, untagged and in the RGB spaces."""
+    srgb = ImageCms.createProfile("sRGB")
+    for name in sorted(os.listdir(SOURCE)):
+        stem = os.path.splitext(name)[0].lower()
+        photo = Image.open(os.path.join(SOURCE, name)).convert("RGB")
+        w, h = photo.size
+        for k in range(count):
+            # Along the diagonal, corner to corner: windows that overlap as little as the photo allows.
+            t = k / max(1, count - 1)
+            left, top = int(t * (w - 1200)), int(t * (h - 630))
+            card = photo.crop((left, top, left + 1200, top + 630))
+            card.save(f"{out}/{stem}crop{k}-1200x630-srgb.jpg", quality=85)
+            for space, icc, mode in COLOUR_SPACES[:2]:
+                path = os.path.join(PROFILES, icc)
+                converted = ImageCms.profileToProfile(
+                    card, srgb, path, renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, outputMode=mode)
+                with open(path, "rb") as profile:
+                    converted.save(f"{out}/{stem}crop{k}-1200x630-{space}.jpg", quality=85, icc_profile=profile.read())
+    print(f"colour corpus with crops: {len(os.listdir(out))} images in {out}")
+
+
 def main():
     if sys.argv[1] == "--colour":
         colour_corpus(sys.argv[2])
+        if "--crops" in sys.argv:
+            colour_crops(sys.argv[2], int(sys.argv[sys.argv.index("--crops") + 1]))
         return
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

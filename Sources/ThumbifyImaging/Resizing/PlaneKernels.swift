@@ -11,15 +11,10 @@ enum PlaneKernels {
     -> SamplePlane
   {
     let outputWidth = coefficients.starts.count
-    let taps = coefficients.taps
     let width = source.width
     guard width >= 8 else { return horizontalScalar(source, rows: rows, coefficients: coefficients) }
-    let padded = (taps + 7) / 8 * 8
+    let (weights, padded) = coefficients.weightsPaddedToEight()
     let steps = padded / 8
-    var weights = [Int16](repeating: 0, count: outputWidth * padded)
-    for x in 0..<outputWidth {
-      for k in 0..<taps { weights[x * padded + k] = coefficients.weights[x * taps + k] }
-    }
     let output = OutputTransfer(coefficients)
     var lastRow = [UInt8](repeating: 0, count: width + 8)
     var samples: [UInt8] = []

@@ -98,6 +98,17 @@ struct ResampleCoefficients: Sendable {
     return first..<min(length, last + taps)
   }
 
+  /// Each window's weights zero-padded to a multiple of eight taps, windows one after another: for the
+  /// plane kernels' horizontal passes, which take eight taps per `pmaddwd`.
+  func weightsPaddedToEight() -> (weights: [Int16], padded: Int) {
+    let padded = (taps + 7) / 8 * 8
+    var padding = [Int16](repeating: 0, count: starts.count * padded)
+    for x in 0..<starts.count {
+      for k in 0..<taps { padding[x * padded + k] = weights[x * taps + k] }
+    }
+    return (padding, padded)
+  }
+
   /// The same windows with every start moved by `offset`: for a pass over part of the axis
   /// (`shifted(by: -first)` when sample `first` becomes sample 0).
   func shifted(by offset: Int) -> ResampleCoefficients {

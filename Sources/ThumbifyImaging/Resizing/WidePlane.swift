@@ -102,13 +102,8 @@ enum WidePlaneKernels {
     -> WidePlane
   {
     let outputWidth = coefficients.starts.count
-    let taps = coefficients.taps
     let width = source.width
-    let padded = (taps + 7) / 8 * 8
-    var weights = [Int16](repeating: 0, count: outputWidth * padded)
-    for x in 0..<outputWidth {
-      for k in 0..<taps { weights[x * padded + k] = coefficients.weights[x * taps + k] }
-    }
+    let (weights, padded) = coefficients.weightsPaddedToEight()
     // A window reads up to seven samples past its end with weight zero: each row is read from a copy
     // padded with zeroes (also for rows narrower than one step).
     var row = [Int16](repeating: 0, count: width + 8)

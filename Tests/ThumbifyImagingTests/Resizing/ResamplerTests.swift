@@ -124,6 +124,12 @@ struct ResamplerTests {
     #expect(output.width == 420 && output.height == 315)
   }
 
+  /// Thumbnail boxes for a 203×117 source that take each pass order, one pass only, and no resize.
+  static let boxesForEveryPassOrder = [
+    Size(width: 101, height: 58), Size(width: 60, height: 97), Size(width: 203, height: 58),
+    Size(width: 101, height: 117), Size(width: 203, height: 117),
+  ]
+
   @Test func planesResizedIntoLimitedRangeRoundOnce() throws {
     // Given a full-range plane of noisy detail, and a resize into limited (WebP's) range by the
     // last pass (each pass order, one pass only, and no resize at all)
@@ -137,10 +143,7 @@ struct ResamplerTests {
     let plane = SamplePlane(width: width, height: height, samples: samples)
     let luma = YCbCrImage.limitedRangeMappings.luma
     var squaredErrors = (once: 0.0, twice: 0.0)
-    for box in [
-      Size(width: 101, height: 58), Size(width: 60, height: 97), Size(width: 203, height: 58),
-      Size(width: 101, height: 117), Size(width: 203, height: 117),
-    ] {
+    for box in Self.boxesForEveryPassOrder {
       let geometry = ThumbnailGeometry(source: Size(width: width, height: height), box: box, fit: .cover)
       let resampler = Resampler()
       let once = resampler.resize(plane, to: geometry.output, region: geometry.region, mapping: .limitedLuma)

@@ -33,10 +33,7 @@ struct WidePlaneTests {
       SamplePlane(width: width, height: height, samples: wide.samples.map { UInt8($0 & 15) + 8 })
     )
     var squaredErrors = (sixteenths: 0.0, eightBit: 0.0)
-    for box in [
-      Size(width: 101, height: 58), Size(width: 60, height: 97), Size(width: 203, height: 58),
-      Size(width: 101, height: 117), Size(width: 203, height: 117),
-    ] {
+    for box in ResamplerTests.boxesForEveryPassOrder {
       let geometry = ThumbnailGeometry(source: Size(width: width, height: height), box: box, fit: .cover)
       let resampler = Resampler()
       let fromSixteenths = resampler.resize(
