@@ -232,6 +232,13 @@ enum ConvolutionKernels {
     let product = SIMD8<Int32>(truncatingIfNeeded: samples) &* SIMD8<Int32>(truncatingIfNeeded: weights)
     return product.evenHalf &+ product.oddHalf
   }
+
+  /// ``multiplyAdd(_:_:)`` for signed 16-bit samples (``WidePlaneKernels``): the same `pmaddwd`.
+  @inline(__always)
+  static func multiplyAdd(_ samples: SIMD8<Int16>, _ weights: SIMD8<Int16>) -> SIMD4<Int32> {
+    let product = SIMD8<Int32>(truncatingIfNeeded: samples) &* SIMD8<Int32>(truncatingIfNeeded: weights)
+    return product.evenHalf &+ product.oddHalf
+  }
 }
 
 /// A pass's last step, shared by the RGB and plane kernels: a fixed-point sum plus the coefficients'

@@ -170,9 +170,9 @@ enum WidePlaneKernels {
               let start = coefficients.starts[y] - rowOffset
               var pair = SIMD2<Int16>.zero
               for k in 0..<(2 * pairCount) {
-                let row = start + k
-                let isInside = k < taps && row >= 0 && row < source.height
-                rows[k] = base + (isInside ? row * source.width : 0)
+                let sourceRow = start + k
+                let isInside = k < taps && sourceRow >= 0 && sourceRow < source.height
+                rows[k] = base + (isInside ? sourceRow * source.width : 0)
                 pair[k % 2] = isInside ? coefficients.weights[y * taps + k] : 0
                 if k % 2 == 1 {
                   pairWeights[k / 2] = SIMD8(
@@ -203,8 +203,8 @@ enum WidePlaneKernels {
         let a = UnsafeRawPointer(rows[2 &* j]! + i).loadUnaligned(as: SIMD8<Int16>.self)
         let b = UnsafeRawPointer(rows[2 &* j &+ 1]! + i).loadUnaligned(as: SIMD8<Int16>.self)
         let weight = pairWeights[j]
-        low &+= multiplyAdd(SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), weight)
-        high &+= multiplyAdd(SIMD8(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]), weight)
+        low &+= ConvolutionKernels.multiplyAdd(SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]), weight)
+        high &+= ConvolutionKernels.multiplyAdd(SIMD8(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]), weight)
       }
       let shift = SIMD4<Int32>(repeating: ResampleCoefficients.precisionBits)
       UnsafeMutableRawPointer(outputRow + i).storeBytes(
@@ -227,7 +227,7 @@ enum WidePlaneKernels {
   {
     var sum = SIMD4<Int32>.zero
     for step in 0..<steps {
-      sum &+= multiplyAdd(
+      sum &+= ConvolutionKernels.multiplyAdd(
         UnsafeRawPointer(samples + 8 * step).loadUnaligned(as: SIMD8<Int16>.self),
         UnsafeRawPointer(weights + 8 * step).loadUnaligned(as: SIMD8<Int16>.self))
     }
@@ -238,13 +238,5 @@ enum WidePlaneKernels {
   @inline(__always)
   private static func sixteenths(_ sum: Int32) -> Int16 {
     Int16(truncatingIfNeeded: (sum &+ ConvolutionKernels.rounding) &>> ResampleCoefficients.precisionBits)
-  }
-
-  /// Lane i is samples[2i]·weights[2i] + samples[2i+1]·weights[2i+1]: one `pmaddwd`
-  /// (``ConvolutionKernels/multiplyAdd(_:_:)`` for signed 16-bit samples).
-  @inline(__always)
-  private static func multiplyAdd(_ samples: SIMD8<Int16>, _ weights: SIMD8<Int16>) -> SIMD4<Int32> {
-    let product = SIMD8<Int32>(truncatingIfNeeded: samples) &* SIMD8<Int32>(truncatingIfNeeded: weights)
-    return product.evenHalf &+ product.oddHalf
   }
 }
