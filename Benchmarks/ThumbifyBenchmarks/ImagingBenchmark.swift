@@ -10,7 +10,9 @@ import Thumbify
 /// `swift run -c release thumbify-benchmarks imaging [--samples N] [--corpus DIR] [--headroom X] [--jpeg-headroom X] [--box-headroom X] [--rgb-path]
 /// [--quality-only] [--colour]`
 ///
-/// `--colour` runs the colour-managed corpus instead (``ImagingColourBenchmark``).
+/// `--colour` runs the colour-managed corpus instead (``ImagingColourBenchmark``); with it,
+/// `--quality N` sets every tool's card quality and `--ssim-per-card FILE` writes thumbify's SSIM per
+/// card (kind, stem, SSIM; tab-separated) for `Benchmarks/imaging/paired-ssim.py`.
 ///
 /// `--headroom` is thumbify's shrink-on-load headroom (`DecodeOptions.shrinkHeadroom`):
 /// 1 decodes at the smallest JPEG/WebP scale that covers the thumbnail; libvips
@@ -171,12 +173,15 @@ enum ImagingBenchmark {
     return Double(files.count)
   }
 
-  /// Mean SSIM of each tool's output against the double-precision reference.
+  /// Mean SSIM of each tool's output against the double-precision reference; returns thumbify's SSIM
+  /// per file (the colour benchmark's `--ssim-per-card`).
+  @discardableResult
   static func quality(
     _ files: [String], _ configuration: ImagingCorpus.Configuration, out: String, headroom: Double
   )
-    throws
+    throws -> [(file: String, ssim: Double)]
   {
+    var thumbifyPerFile: [(file: String, ssim: Double)] = []
     let decoder = ImageDecoder()
     let full = DecodeOptions(maxBytes: 64 << 20)
     var totals: [String: (sum: Double, count: Int, mismatched: Int)] = [:]
@@ -222,6 +227,7 @@ enum ImagingBenchmark {
           exactTotals[tool, default: (0, 0)].sum += exact
           exactTotals[tool, default: (0, 0)].count += 1
         }
+        if tool == "thumbify" { thumbifyPerFile.append((file, ssim)) }
         totals[tool, default: (0, 0, 0)].sum += ssim
         totals[tool, default: (0, 0, 0)].count += 1
         perKind[kind(of: file), default: [:]][tool, default: (0, 0)].sum += ssim
@@ -249,6 +255,7 @@ enum ImagingBenchmark {
     for kind in perKind.keys.sorted() {
       print("  \(kind): " + means(perKind[kind] ?? [:], digits: 4))
     }
+    return thumbifyPerFile
   }
 
   /// Each tool's mean (`sum / count`, 0 without a value) with `digits` decimals: "thumbify 0.9793   …".

@@ -21,7 +21,12 @@ enum ImagingColourBenchmark {
     let corpus = ImagingBenchmark.option("--corpus", in: arguments) ?? ".build/imaging-corpus-colour"
     let files = try ImagingCorpus.files(in: corpus, colour: true)
     let kinds = Dictionary(grouping: files, by: ImagingBenchmark.kind(of:)).sorted { $0.key < $1.key }
-    let configuration = ImagingCorpus.configurations[0]
+    var configuration = ImagingCorpus.configurations[0]
+    // Every tool's card quality, for comparing builds at qualities other than the card's (docs/imaging.md).
+    if let quality = ImagingBenchmark.option("--quality", in: arguments).flatMap(Int.init) {
+      configuration.quality = quality
+      configuration.name = "card 600x315 contain webp q\(quality)"
+    }
     let out = NSTemporaryDirectory() + "thumbify-imaging-colour-bench-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: out) }
     let thumbifyOut = try ImagingBenchmark.directory(out, "thumbify-1")
@@ -116,9 +121,19 @@ enum ImagingColourBenchmark {
           + String(format: "%.2fx", ratio(thumbify[index].wall, vips[index].wall)))
     }
     // The quality pass reads the single-thread outputs from `vips-1` and `pillow-1` (the colour-managed runs).
+    var perCard: [(file: String, ssim: Double)] = []
     for kind in kinds {
       print("\n-- \(kind.key)")
-      try ImagingBenchmark.quality(kind.value, configuration, out: out, headroom: headroom)
+      perCard += try ImagingBenchmark.quality(kind.value, configuration, out: out, headroom: headroom)
+    }
+    // One line per card, for `Benchmarks/imaging/paired-ssim.py` (two builds card by card).
+    if let path = ImagingBenchmark.option("--ssim-per-card", in: arguments) {
+      let lines = perCard.map { card in
+        let stem = ((card.file as NSString).lastPathComponent as NSString).deletingPathExtension
+        return "\(ImagingBenchmark.kind(of: card.file))\t\(stem)\t\(String(format: "%.6f", card.ssim))\n"
+      }
+      try lines.joined().write(toFile: path, atomically: true, encoding: .utf8)
+      print("\nthumbify's SSIM per card: \(path)")
     }
   }
 

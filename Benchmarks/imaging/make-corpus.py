@@ -17,7 +17,8 @@ an untagged 1200x630 AVIF (avifenc, libaom speed 6, quantizer 20-24, 4:2:0). Pro
 `a98.icc`, `rommrgb.icc` and `default_cmyk.icc` (Debian's libgs-common). With --crops N, also N
 1200x630 windows of each photo at its own resolution, spread over it (`<photo>crop<k>-…`), untagged
 and in the two RGB spaces only: more cards a kind, for SSIM differences the twelve photos cannot
-resolve (docs/imaging.md, "Sixteenths of luma").
+resolve (docs/imaging.md, "Paired on 204 cards a kind": `paired-ssim.py` compares two builds
+card by card).
 """
 import os
 import subprocess
