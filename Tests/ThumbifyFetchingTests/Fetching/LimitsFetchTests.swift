@@ -23,12 +23,17 @@ struct LimitsFetchTests {
 
   /// The requests are held at the server until `limit` of them are there at once (a gate, not a
   /// timed hold: on a loaded machine a timed one can end before the next starts), then released.
+  ///
+  /// The fetcher is patient and the wait takes "at least": with the test fetcher's 10 s timeout, a
+  /// `scripts/test --stress` run whose poll stalled for 10 s saw the held requests time out and the next
+  /// ones sent, so "exactly `limit` at the server" never held again. Sending more than `limit` at once
+  /// is still caught, by the maximum.
   @Test(arguments: [1, 2, 4])
   func perHostLimitIsRespected(limit: Int) async throws {
     let server = try await FaultServer()
-    let fetcher = try makeTestFetcher { $0.maxTransfersPerHost = limit }
+    let fetcher = try makePatientFetcher { $0.maxTransfersPerHost = limit }
     let results = testTask { await fetchAll(fetcher, server.url("/hold?gate=h&bucket=h"), count: 8) }
-    try await waitUntil("\(limit) requests held") { try server.stats(bucket: "h").count == limit }
+    try await waitUntil("\(limit) requests held") { try server.stats(bucket: "h").count >= limit }
     try server.open(gate: "h")
     #expect(await results.value == Array(repeating: "200", count: 8))
     let stats = try server.stats(bucket: "h")
@@ -36,16 +41,17 @@ struct LimitsFetchTests {
     #expect(stats.count == 8)
   }
 
+  /// Patient and "at least", as `perHostLimitIsRespected(limit:)`.
   @Test func globalLimitIsRespected() async throws {
     let server = try await FaultServer()
-    let fetcher = try makeTestFetcher {
+    let fetcher = try makePatientFetcher {
       $0.maxTransfersPerHost = 16
       $0.maxConcurrentTransfers = 3
     }
     let results = testTask { await fetchAll(fetcher, server.url("/hold?gate=g&bucket=g"), count: 9) }
-    try await waitUntil("3 requests held") { try server.stats(bucket: "g").count == 3 }
+    try await waitUntil("3 requests held") { try server.stats(bucket: "g").count >= 3 }
     try server.open(gate: "g")
-    _ = await results.value
+    #expect(await results.value == Array(repeating: "200", count: 9))
     #expect(try server.stats(bucket: "g").max == 3)
   }
 
