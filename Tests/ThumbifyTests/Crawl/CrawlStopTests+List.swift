@@ -62,9 +62,12 @@ extension CrawlStopTests {
     // When it is crawled and stopped
     guard let stopped = try await stopReadingWithSIGTERM(path, name: "one-line") else { return }
 
-    // Then it ended (by the signal, or by itself before it came, having reported the invalid line)
-    #expect([143, 1].contains(stopped.status), "\(stopped.log)")
+    // Then it ended: by the signal (143), or by itself before it came, having reported the invalid
+    // line (1) — or so, and the signal came while it was exiting, its handlers already given back
+    // (`StopSignals.cancel`, after the last file is written): killed by it, which the runner reports
+    // as the signal's number and a shell as 143 (seen once in a `scripts/test --stress` run)
+    #expect([143, 1, SIGTERM].contains(stopped.status), "\(stopped.log)")
     #expect(stopped.seconds < Self.stopBound, "\(stopped.seconds) s")
-    if stopped.status == 1 { #expect(stopped.log.contains("line too long"), "\(stopped.log)") }
+    if stopped.status != 143 { #expect(stopped.log.contains("line too long"), "\(stopped.log)") }
   }
 }
