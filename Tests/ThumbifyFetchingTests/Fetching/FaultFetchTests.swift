@@ -21,7 +21,8 @@ struct FaultFetchTests {
       return
     }
     #expect(message.contains("Timeout was reached"), "\(message)")
-    #expect(start.duration(to: .now) < .seconds(20), "the body alone takes 100 s")
+    // Well above a loaded machine's time (a 20 s bound of this kind was once missed by 9 s), well under 100 s.
+    #expect(start.duration(to: .now) < .seconds(60), "the body alone takes 100 s")
   }
 
   @Test func lowSpeedAbortsATrickle() async throws {

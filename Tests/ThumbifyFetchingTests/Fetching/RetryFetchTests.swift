@@ -40,7 +40,8 @@ struct RetryFetchTests {
     let start = ContinuousClock.now
     _ = try await fetcher.fetch(
       FetchRequest(url: server.url("/flaky?key=c&failures=2&status=429&after=3600"), kind: .page))
-    #expect(start.duration(to: .now) < .seconds(20), "not the 3600 s asked for")
+    // A bound far from both: a stress run took 29 s for the capped waits (the machine, not the cap).
+    #expect(start.duration(to: .now) < .seconds(120), "not the 3600 s asked for")
   }
 
   @Test(arguments: [502, 503, 504])
