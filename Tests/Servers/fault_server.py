@@ -87,7 +87,7 @@ User-agent: Thumbify/1.0
 Allow: /private/open
 Disallow: /private
 Disallow: /*.pdf$
-Crawl-delay: 5
+Crawl-delay: 60
 
 User-agent: *
 Disallow: /

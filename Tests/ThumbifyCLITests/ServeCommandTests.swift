@@ -299,7 +299,13 @@ struct ServeCommandTests {
     let server = try await ServeProcess(["--allow-private-network"])
     let target = ServeProcess.cardTarget(upstream.url("/hold?gate=drain&bucket=drain"))
     let inFlight = Task { try await server.get(target) }
-    try await waitUntil("the live fetch at the upstream") { try upstream.stats(bucket: "drain").count == 1 }
+    // At least one request: under load the fetcher may have retried a failed attempt, still one live fetch.
+    do {
+      try await waitUntil("the live fetch at the upstream") { try upstream.stats(bucket: "drain").count >= 1 }
+    } catch {
+      Issue.record("\(error); serve's log: \(server.logText)")
+      throw error
+    }
     let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
     #expect(metrics.contains("thumbify_serve_live_fetches 1"), "\(metrics)")
     kill(server.processIdentifier, SIGTERM)

@@ -42,8 +42,8 @@ struct CrawlDeadlineTests {
     #expect(try server.stats(bucket: "tarpit:twitter").count == 0, "a second image candidate was fetched")
     // and the card is written within about one timeout: 2.5 s of network time; the process's start
     // and a loaded machine took up to 3 s more, and far more beside a compiling suite (a bound against
-    // a hang, not a benchmark: the server's counts above are the test).
-    #expect(elapsed < .seconds(20), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
+    // a hang, not a benchmark: the server's counts above are the test; the tarpit holds for 120 s).
+    #expect(elapsed < .seconds(60), "page 0.5 s + one shared 2 s budget, took \(elapsed)")
     let record = try #require(try readManifest(out).first)
     #expect(record.outcome == .ok)
     #expect(record.metadata?.title == "Three tarpits")
@@ -64,9 +64,12 @@ struct CrawlDeadlineTests {
 
   /// The library's `LPMetadataProvider` counterpart obeys its own total, below the fetcher's.
   @Test func theMetadataProvidersTimeoutIsItsTotal() async throws {
-    // Given a provider with a 1 s timeout over a fetcher allowing 10 s and retries
+    // Given a provider with a 1 s timeout over a fetcher allowing 300 s and retries
     let server = try await FaultServer()
-    let fetcher = try makeTestFetcher { $0.retry.maxAttempts = 3 }
+    let fetcher = try makeTestFetcher {
+      $0.timeout = .seconds(300)
+      $0.retry.maxAttempts = 3
+    }
     let provider = LinkMetadataProvider(fetcher: fetcher, timeout: .seconds(1))
 
     // When it reads a page that never answers
@@ -79,10 +82,11 @@ struct CrawlDeadlineTests {
     }
 
     // Then it times out after its second, once (counted at the server), long before the fetcher's
-    // 10 s (the upper bound tells the two apart; it is not a benchmark)
+    // 300 s or the tarpit's 120 s (the upper bound tells them apart even on a loaded machine; it is
+    // not a benchmark)
     let elapsed = start.duration(to: .now)
     #expect(thrown?.code == "timedOut", "\(String(describing: thrown))")
     #expect(try server.stats(bucket: "tarpit:provider").count == 1, "one attempt")
-    #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(9), "\(elapsed)")
+    #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(60), "\(elapsed)")
   }
 }

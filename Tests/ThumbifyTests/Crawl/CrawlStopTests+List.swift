@@ -25,7 +25,7 @@ extension CrawlStopTests {
 
   // The bound tells a stop from the endless read; measured alone it is 0.02–0.26 s (the 200 ms poll
   // step), and the 2 s of the issue is checked by hand (docs/crawl.md), not raced here.
-  static let stopBound = 20.0
+  static let stopBound = 60.0
 
   @Test func anEndlessDeviceIsStoppedWhileItIsRead() async throws {
     guard let stopped = try await stopReadingWithSIGTERM("/dev/zero", name: "zero") else { return }
