@@ -296,7 +296,8 @@ struct ServeCommandTests {
     // The upstream page is held until the test opens its gate (a rate-limited page left a 10 s window
     // that a starved test process once missed: it saw the fetch only after it had finished).
     let upstream = try await FaultServer()
-    let server = try await ServeProcess(["--allow-private-network"])
+    // A fetch deadline of minutes: a stalled test must not see serve's own 30 s end the held fetch.
+    let server = try await ServeProcess(["--allow-private-network", "--timeout", "300"])
     let target = ServeProcess.cardTarget(upstream.url("/hold?gate=drain&bucket=drain"))
     let inFlight = Task { try await server.get(target) }
     // At least one request: under load the fetcher may have retried a failed attempt, still one live fetch.
