@@ -36,9 +36,20 @@ final class WALCheckpointer: Sendable {
   private let requests = Mutex<(lastPages: Int32, isQueued: Bool, isClosed: Bool)>((0, false, false))
   /// The checkpointing connection, opened on first use. Confined to `queue`.
   private nonisolated(unsafe) var connection: OpaquePointer?
-  /// Background checkpoints run, failed, the most log frames one left copied, and the flushes of
-  /// the database file that followed them, for tests.
-  private let counters = Mutex<(runs: Int, failures: Int, framesCopied: Int, flushes: Int)>((0, 0, 0, 0))
+  /// Background checkpoints run, skipped (SQLITE_BUSY), failed, the most log frames one left copied,
+  /// and the flushes of the database file that followed them, for tests.
+  private let counters = Mutex<Counts>(Counts())
+
+  /// What `backgroundCheckpoints` reports.
+  struct Counts: Equatable {
+    var runs = 0
+    /// SQLITE_BUSY: another checkpoint held SQLite's checkpoint lock, or the writer was changing the
+    /// log's index at that moment. Nothing is lost; the next checkpoint copies what this one did not.
+    var skipped = 0
+    var failures = 0
+    var framesCopied = 0
+    var flushes = 0
+  }
 
   init(path: String, backgroundPages: Int32, limitPages: Int32) {
     self.path = path
@@ -83,11 +94,13 @@ final class WALCheckpointer: Sendable {
       var db: OpaquePointer?
       // A connection that has not read the database yet has not opened its log, and a checkpoint on
       // it does nothing (and reports success): read the schema once.
-      guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-        sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil) == SQLITE_OK
-      else {
+      var status = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+      if status == SQLITE_OK {
+        status = sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", nil, nil, nil)
+      }
+      guard status == SQLITE_OK else {
         sqlite3_close(db)
-        counters.withLock { $0.failures += 1 }
+        counters.withLock { Self.count(status, in: &$0) }
         return
       }
       connection = db
@@ -97,9 +110,18 @@ final class WALCheckpointer: Sendable {
     let isFlushed = status == SQLITE_OK && copied > 0 && flushDatabaseFile()
     counters.withLock {
       $0.runs += 1
-      if status != SQLITE_OK { $0.failures += 1 }
+      Self.count(status, in: &$0)
       $0.framesCopied = max($0.framesCopied, Int(copied))
       if isFlushed { $0.flushes += 1 }
+    }
+  }
+
+  /// Counts a status other than SQLITE_OK as skipped (busy) or failed.
+  private static func count(_ status: Int32, in counts: inout Counts) {
+    if status & 0xff == SQLITE_BUSY {
+      counts.skipped += 1
+    } else if status != SQLITE_OK {
+      counts.failures += 1
     }
   }
 
@@ -123,9 +145,9 @@ final class WALCheckpointer: Sendable {
     }
   }
 
-  /// For tests: background checkpoints run so far, how many failed, the most frames of the log one
-  /// of them left copied, and how many flushed the database file.
-  var backgroundCheckpoints: (runs: Int, failures: Int, framesCopied: Int, flushes: Int) {
+  /// For tests: background checkpoints run so far, how many were skipped or failed, the most frames
+  /// of the log one of them left copied, and how many flushed the database file.
+  var backgroundCheckpoints: Counts {
     queue.sync {}
     return counters.withLock { $0 }
   }

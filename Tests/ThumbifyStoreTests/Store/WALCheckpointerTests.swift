@@ -75,6 +75,47 @@ struct WALCheckpointerTests {
     #expect(fileSize(path + "-wal") == 0, "the last connection to close checkpointed and removed the log")
   }
 
+  /// A background checkpoint that finds another one running gets SQLITE_BUSY and is skipped: nothing
+  /// failed, the next one copies the log. It counted as a failure before (a suite run on an idle
+  /// machine saw one: another checkpoint, or the writer changing the log's index, at the same moment).
+  /// Here another process holds SQLite's checkpoint lock (byte 121 of the -shm file: the locks start
+  /// at 120, WAL_CKPT_LOCK is the second) for the first 20 commits.
+  @Test func aCheckpointThatFindsAnotherRunningIsSkippedNotFailed() throws {
+    defer { removeDirectory(directory) }
+    // (opening made the table: the log and its -shm exist, and no checkpoint has copied anything)
+    let database = try open(backgroundPages: 8, limitPages: 100_000)
+    #expect(database.checkpointer?.backgroundCheckpoints.framesCopied == 0)
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    holder.arguments = [
+      "-c",
+      "import fcntl, os, sys\nfd = os.open(sys.argv[1], os.O_RDWR)\n"
+        + "fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 121)\nprint('held', flush=True)\nsys.stdin.read()",
+      path + "-shm",
+    ]
+    let output = Pipe()
+    let input = Pipe()
+    holder.standardOutput = output
+    holder.standardInput = input
+    try holder.run()
+    var held = Data()
+    while !held.contains(UInt8(ascii: "\n")) {
+      let chunk = output.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { break }
+      held += chunk
+    }
+    try #require(String(decoding: held, as: UTF8.self) == "held\n", "the lock was not taken")
+    try write(database, batches: 20, from: 20)
+    let whileHeld = try #require(database.checkpointer?.backgroundCheckpoints)
+    try input.fileHandleForWriting.close()
+    holder.waitUntilExit()
+    try write(database, batches: 20, from: 420)
+    let after = try #require(database.checkpointer?.backgroundCheckpoints)
+    #expect(whileHeld.skipped > 0, "\(whileHeld)")
+    #expect(whileHeld.failures == 0 && whileHeld.framesCopied == 0, "\(whileHeld)")
+    #expect(after.failures == 0 && after.framesCopied > 0, "\(after)")
+  }
+
   @Test func theStateStoreCheckpointsInTheBackground() throws {
     defer { removeDirectory(directory) }
     let state = try StateStore(path: path, groupCommit: .crawl)
