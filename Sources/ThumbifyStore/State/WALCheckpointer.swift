@@ -41,7 +41,7 @@ final class WALCheckpointer: Sendable {
   private let counters = Mutex<Counts>(Counts())
 
   /// What `backgroundCheckpoints` reports.
-  struct Counts: Equatable {
+  struct Counts {
     var runs = 0
     /// SQLITE_BUSY: another checkpoint held SQLite's checkpoint lock, or the writer was changing the
     /// log's index at that moment. Nothing is lost; the next checkpoint copies what this one did not.

@@ -98,6 +98,7 @@ struct WALCheckpointerTests {
     holder.standardOutput = output
     holder.standardInput = input
     try holder.run()
+    defer { if holder.isRunning { holder.terminate() } }  // a failed expectation must not leave it waiting
     var held = Data()
     while !held.contains(UInt8(ascii: "\n")) {
       let chunk = output.fileHandleForReading.availableData
